@@ -16,7 +16,6 @@ import {
   MAX_COMPARE_IDS,
   MAX_EXPOSURE_IDS,
   MAX_ID_LENGTH,
-  MAX_URL_LENGTH,
 } from "../catalogue/base/limits.ts";
 import type { Catalogue } from "../catalogue/load/load.ts";
 import { HttpError } from "../catalogue/base/problem.ts";
@@ -47,7 +46,8 @@ import {
 } from "./fit.ts";
 import { CHECK_DEPLOYMENT_TOOL } from "./check-deployment.ts";
 import { DORA_REGISTER_TOOL } from "./register.ts";
-import { resolveCategory, resolveProvider } from "./ids.ts";
+import { resolveProvider } from "./ids.ts";
+import { MCP_SEARCH_LIMIT, mcpFilterInput, mcpFilterQuery } from "../catalogue/search/filter-table.ts";
 import {
   ApprovedServicesBody,
   ExitPlanBody,
@@ -62,7 +62,6 @@ import {
   ScpBody,
   SCP_STRATEGIES,
   ScpQuery,
-  ServicesQuery,
 } from "../catalogue/schema/index.ts";
 
 /** What a tool asks of its contract row: the row, and its request's parts as the API would receive them. */
@@ -107,8 +106,8 @@ const defined = (record: Record<string, unknown>) =>
 /** Values of one list filter (compliance, jurisdiction): more than the vocabulary holds is a mistake. */
 const MAX_LIST_FILTER = 64;
 
-const SEARCH_LIMIT = 20;
-const SEARCH_MAX_LIMIT = 25;
+const SEARCH_LIMIT = MCP_SEARCH_LIMIT.default;
+const SEARCH_MAX_LIMIT = MCP_SEARCH_LIMIT.max;
 
 const providerArg = z.string().max(MAX_ID_LENGTH).optional().meta({
   description:
@@ -141,60 +140,10 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "search_services",
     description: `Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status, free tier, compliance programmes (all required), the provider's head-office jurisdiction, or the regions or countries a service runs in (any of those given); questions in English, German, French, Italian, Spanish or Dutch. When nothing matches, search.unmatchedWords names the words no service has and search.nearestJobs the nearest equivalence groups (get them with catalogue://equivalents/{id}). A product the catalogue does not list (Snowflake, Vercel) is answered with the services of its kind, search.otherProduct naming it, its kinds and why. Paged: 1 to ${SEARCH_MAX_LIMIT} per page (default ${SEARCH_LIMIT}).`,
-    input: {
-      // The API bounds q by the URL's length; a tool call has no URL, so the bound is explicit.
-      query: z.string().max(MAX_URL_LENGTH).optional().meta({ description: ServicesQuery.shape.q.description! }),
-      provider: providerArg,
-      category: z.string().max(MAX_ID_LENGTH).optional().meta({
-        description:
-          'Category id (e.g. storage, databases, security-identity) or its name ("identity" resolves); an unknown one is refused with the valid ids',
-      }),
-      lifecycle: ServicesQuery.shape.lifecycle,
-      freeTier: z.boolean().optional().meta({ description: "true: only services with a free tier" }),
-      compliance: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
-        description:
-          'Compliance programme ids, case-insensitive (e.g. ["secnumcloud"], ["c5", "hds"]): only services a provider-published scope list names for every one of them (complianceScope widens it to provider-wide holdings; compliance.counts gives both); an unknown id is refused with the valid ids',
-      }),
-      complianceScope: ServicesQuery.shape.complianceScope,
-      jurisdiction: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
-        description:
-          'Head-office jurisdictions as the catalogue records them (ISO 3166-1 alpha-2, EU for an EU/EEA member state; case-insensitive, e.g. ["EU", "CH"]): only services of providers in any of them; one no provider has is refused with those recorded',
-      }),
-      region: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
-        description:
-          'Places, case-insensitive: region ids (e.g. ["eu-central-1", "eusc-de-east-1"]; provider:region for one named like a group or country, e.g. "heroku:eu"), country codes, "EU", "EEA", vendors\' multi-regions ("NAM4", "gcp:US") or "global": only services that run there by their own regions (get_service placement regional) or are global there; services whose own regions are not known are listed apart in places.providerLevel, never as running there; an unknown place is refused with the nearest',
-      }),
-      country: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
-        description:
-          'Countries (ISO 3166-1 alpha-2, e.g. ["DE"]) or any place region takes: only services running there, read as region is; both given, each must hold; an unknown place is refused with the nearest',
-      }),
-      page: ServicesQuery.shape.page,
-      // The API pages up to 200; 25 rows are what fit beside an assistant's work (mcp/fit.ts).
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(SEARCH_MAX_LIMIT)
-        .default(SEARCH_LIMIT)
-        .meta({ description: `Page size, 1 to ${SEARCH_MAX_LIMIT} (default ${SEARCH_LIMIT}); page for more` }),
-    },
-    request: (
-      { query, freeTier, provider, category, compliance, jurisdiction, region, country, ...rest },
-      catalogue,
-    ) => ({
-      operationId: "listServices",
-      query: defined({
-        ...rest,
-        q: query,
-        freeTier: flag(freeTier),
-        compliance: compliance?.join(","),
-        jurisdiction: jurisdiction?.join(","),
-        region: region?.join(","),
-        country: country?.join(","),
-        provider: provider === undefined ? undefined : resolveProvider(catalogue, provider),
-        category: category === undefined ? undefined : resolveCategory(catalogue, category),
-      }),
-    }),
+    // The arguments are the filter table's services rows (catalogue/search/filter-table.ts): each
+    // parameter of GET /v1/services as JSON, lists as arrays; names are read by the API's own rows.
+    input: mcpFilterInput("services"),
+    request: (args) => ({ operationId: "listServices", query: mcpFilterQuery("services", args) }),
     fit: (answer: ServiceListT) => fitServiceList(answer),
     output: ServiceList,
   }),

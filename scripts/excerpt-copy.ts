@@ -35,11 +35,20 @@ function unpacked(name: string, version: string): string {
 /**
  * A file's blocks as written: paragraphs (blank lines, or an HTML paragraph's end), list items, and a
  * code comment's paragraphs (a generated client's JSDoc, whose lines start with "*" deeper than a list item's).
+ * In a code file a line starting with "*" is a comment's line, never a list item: Oracle's generated
+ * models write their top-level JSDoc at column 0.
  */
-function blocks(text: string): string[] {
+function blocks(text: string, code = false): string[] {
+  const listItem = code ? /\n(?=[ \t]{0,3}(?:-|\d+\.)\s)/ : /\n(?=[ \t]{0,3}(?:[-*]|\d+\.)\s)/;
   return text
     .split(
-      /\n\s*\n|(?<=<\/p>)\s*\n|(?<=<\/li>)\s*\n|\n(?=[ \t]{0,3}(?:[-*]|\d+\.)\s)|\n[ \t]*\*[ \t]*\n|(?<=\*\/)[ \t]*\n|\n(?=[ \t]*\/\*\*)/,
+      new RegExp(
+        [
+          /\n\s*\n|(?<=<\/p>)\s*\n|(?<=<\/li>)\s*\n/.source,
+          listItem.source,
+          /\n[ \t]*\*[ \t]*\n|(?<=\*\/)[ \t]*\n|\n(?=[ \t]*\/\*\*)/.source,
+        ].join("|"),
+      ),
     )
     .map((block) => block.replace(/\s+$/, ""))
     .filter((block) => block.trim().length > 0);
@@ -68,7 +77,7 @@ for (const slug of process.argv.slice(2)) {
     const text = readFileSync(join(dir, "package", path), "utf8");
     const licence = (JSON.parse(readFileSync(join(dir, "package", "package.json"), "utf8")) as { license?: string })
       .license;
-    const all = blocks(text);
+    const all = blocks(text, /\.[cm]?[jt]s$/.test(path));
     const kept = new Set<number>();
     for (const claim of source.claims) {
       const at = all.findIndex((block) => quoteFound(claim, block));

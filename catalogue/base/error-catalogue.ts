@@ -107,6 +107,10 @@ export const ERRORS = {
   "Not found": { status: 404, when: "No resource or page at this path." },
   "Service not found": { status: 404, when: "No service has this slug; details give the nearest slugs." },
   "Equivalence group not found": { status: 404, when: "No equivalence group has this id." },
+  "Place not found": {
+    status: 404,
+    when: "GET /v1/places/{place} names no place: no region, country, group, multi-region, metro or name the catalogue knows; details give the nearest.",
+  },
   "List not found": { status: 404, when: "No saved list has this id: it never existed or has expired." },
   "No build here": {
     status: 404,

@@ -8,7 +8,7 @@ import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
 import { equivalenceGroup, equivalenceMatrix } from "../equivalence/equivalents.ts";
 import { exposureReport } from "../equivalence/exposure.ts";
 import { parseIdList } from "../search/ids.ts";
-import { DEFAULT_PAGE_SIZE, MAX_APPROVED_IDS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../base/limits.ts";
+import { DEFAULT_PAGE_SIZE, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../base/limits.ts";
 import { changesAtom } from "../load/changes.ts";
 import {
   catalogueDay,
@@ -23,12 +23,18 @@ import {
 } from "../lifecycle/lifecycle.ts";
 import type { Catalogue } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
-import { listItems, listServices, pageCount, serviceDetail } from "../search/query.ts";
-import { placesOf } from "../search/location-filters.ts";
+import { listServices, pageCount, serviceDetail } from "../search/query.ts";
+import {
+  EXPOSURE_QUERY,
+  exposureRegions,
+  readLifecycleFilters,
+  SERVICES_QUERY,
+  slugList,
+} from "../search/filter-table.ts";
+import { placeAnswer } from "../search/place-detail.ts";
 import {
   Category,
   ChangeHistory,
-  idListPattern,
   CompareResult,
   EquivalenceGroupDetail,
   EquivalenceMatrix,
@@ -36,19 +42,13 @@ import {
   LifecycleCalendarQuery,
   LifecycleList,
   LifecycleQuery,
+  PlaceDetail,
+  placeWord,
   Provider,
   ServiceDetail,
   ServiceList,
-  ServicesQuery,
 } from "../schema/index.ts";
 import { ATOM, CALENDAR, text, json, file } from "./shared.ts";
-
-const slugList = (max: number) =>
-  z.string().meta({
-    description: `Comma-separated service slugs (1 to ${max}, duplicates counted); trimmed, empty items and duplicates dropped`,
-    example: "aws-s3,gcp-cloud-storage",
-    pattern: idListPattern(max),
-  });
 
 const catalogueCalendar = (
   catalogue: Catalogue,
@@ -68,11 +68,6 @@ const catalogueCalendar = (
 
 const FEED_FILTERS =
   " `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400.";
-
-/** ?ids= of the lifecycle rows: known slugs (parseIdList's 400s), or undefined when not asked. */
-const lifecycleSlugs = (catalogue: Catalogue, ids: string | undefined): string[] | undefined =>
-  // Slugs are lower case: AWS-LAMBDA names aws-lambda (since 1.12.0).
-  ids === undefined ? undefined : parseIdList(catalogue, ids.toLowerCase(), MAX_APPROVED_IDS);
 
 export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
   endpoint({
@@ -113,7 +108,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     description:
       "Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance, jurisdiction, region and country take comma-separated, case-insensitive lists: every programme of compliance is required, any value of the others matches. A bad page or limit, an unknown compliance programme, jurisdiction, region or country, or a parameter this endpoint does not take, is a 400.",
     tag: "Catalogue",
-    query: ServicesQuery,
+    query: SERVICES_QUERY,
     response: { status: 200, schema: ServiceList, contentType: "application/json" },
     errors: [400],
     cache: "public",
@@ -211,6 +206,27 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     },
   }),
   endpoint({
+    operationId: "getPlace",
+    method: "GET",
+    path: "/v1/places/{place}",
+    summary: "A place and every provider's regions there",
+    description:
+      "A place as people name it, read as every place parameter reads it (region=, country=, regions=, allowedLocations): a metro area by its name in any of several languages (Frankfurt, Francfort, München), a country by its ISO code or its name (DE, Germany, Allemagne), a group (EU, EEA), a vendor's multi-region (EUR4), a region id (eu-central-1; provider:region for one named like a group, a country or a metro, e.g. heroku:frankfurt) or a region's display name (Germany West Central). The answer lists every provider's regions there, largest providers first, each with its vendor's name, its city and the vendor page or dataset that states the city, and the metro areas those regions are in: a region leads back to its metro, whose answer holds the other providers' regions there. Answered by the sidecar: the word is any of these. A word no place could be (empty, over 40 characters, or of other characters) is a 400; an unknown place is a 404 naming the nearest places, by code and by name (added in 1.13.0).",
+    tag: "Catalogue",
+    params: z.object({
+      place: placeWord().meta({
+        description: "A metro, country, group, multi-region, region id or name",
+        example: "Frankfurt",
+      }),
+    }),
+    response: { status: 200, schema: PlaceDetail, contentType: "application/json" },
+    errors: [400, 404],
+    cache: "public",
+    pure: true,
+    example: { request: "GET /v1/places/frankfurt" },
+    handler: (c, { params }) => json(placeAnswer(c.catalogue, params.place)),
+  }),
+  endpoint({
     operationId: "listLifecycle",
     method: "GET",
     path: "/v1/lifecycle",
@@ -227,8 +243,9 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
       files: (c, urls) => [file("v1/lifecycle.json", lifecycleList(c, urls, catalogueDay(c)))],
     },
     example: { request: "GET /v1/lifecycle?within=90d&provider=gcp" },
-    handler: (c, { query }) => {
-      const filter = lifecycleFilterOf(c.catalogue, query, lifecycleSlugs(c.catalogue, query.ids));
+    handler: (c, { query: asked }) => {
+      const { query, slugs } = readLifecycleFilters(c.catalogue, asked);
+      const filter = lifecycleFilterOf(c.catalogue, query, slugs);
       const filtered = isFiltered(filter);
       return json(lifecycleList(c.catalogue, c.urls, filtered ? dayOf(c.now()) : catalogueDay(c.catalogue), filter));
     },
@@ -251,15 +268,10 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
       files: (c, urls) => [{ file: "v1/lifecycle.atom", body: lifecycleAtom(c, urls) }],
     },
     example: { request: "GET /v1/lifecycle.atom" },
-    handler: (c, { query }) =>
-      text(
-        lifecycleAtom(
-          c.catalogue,
-          c.urls,
-          filteredFeed(c.catalogue, query, c.now(), lifecycleSlugs(c.catalogue, query.ids)),
-        ),
-        ATOM,
-      ),
+    handler: (c, { query: asked }) => {
+      const { query, slugs } = readLifecycleFilters(c.catalogue, asked);
+      return text(lifecycleAtom(c.catalogue, c.urls, filteredFeed(c.catalogue, query, c.now(), slugs)), ATOM);
+    },
   }),
   endpoint({
     operationId: "getLifecycleCalendar",
@@ -279,19 +291,21 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
       files: (c, urls) => [{ file: "v1/lifecycle.ics", body: catalogueCalendar(c, urls) }],
     },
     example: { request: "GET /v1/lifecycle.ics" },
-    handler: (c, { query }) =>
-      text(
+    handler: (c, { query: asked }) => {
+      const { query, slugs } = readLifecycleFilters(c.catalogue, asked);
+      return text(
         catalogueCalendar(
           c.catalogue,
           c.urls,
-          filteredFeed(c.catalogue, query, c.now(), lifecycleSlugs(c.catalogue, query.ids)),
+          filteredFeed(c.catalogue, query, c.now(), slugs),
           query.alarms,
           // A query (alarms= too) is answered on the request's day: its reminders are those still to
           // come today. Without one the answer is the built file's, as of the catalogue's day.
           Object.values(query).some((value) => value !== undefined) ? dayOf(c.now()) : undefined,
         ),
         CALENDAR,
-      ),
+      );
+    },
   }),
   endpoint({
     operationId: "getChanges",
@@ -351,14 +365,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     summary: "Jurisdictional exposure scorecard",
     description: `Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to ${MAX_EXPOSURE_IDS} services. Procurement triage, not legal advice.`,
     tag: "Catalogue",
-    query: z.object({
-      ids: slugList(MAX_EXPOSURE_IDS),
-      regions: z.string().optional().meta({
-        description:
-          "Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest",
-        example: "EU,eusc-de-east-1",
-      }),
-    }),
+    query: EXPOSURE_QUERY,
     response: { status: 200, schema: ExposureReport, contentType: "application/json" },
     errors: [400],
     cache: "public",
@@ -366,8 +373,8 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     example: { request: "GET /v1/exposure?ids=aws-s3,ovhcloud-object-storage" },
     handler: (c, { query }) => {
       const ids = parseIdList(c.catalogue, query.ids, MAX_EXPOSURE_IDS);
-      const places = query.regions === undefined ? [] : placesOf(c.catalogue, listItems(query.regions), "regions");
-      return { body: exposureReport(c.catalogue, ids, places.length > 0 ? places : undefined) };
+      const places = exposureRegions(c.catalogue, query.regions);
+      return { body: exposureReport(c.catalogue, ids, places) };
     },
   }),
 ];

@@ -7,6 +7,7 @@
 import type { Catalogue } from "../load/load.ts";
 import type { EquivalenceGroupDetailT, EquivalenceMatrixT, EquivalenceGroupRowT, ServiceT } from "../schema/index.ts";
 import { roundedPrior } from "../search/data.ts";
+import { keyDifferences, protocolReader } from "../capabilities/capabilities.ts";
 
 /** How many of the largest providers the matrix shows when none are chosen. */
 export const DEFAULT_MATRIX_PROVIDERS = 3;
@@ -172,4 +173,71 @@ export function rankedEquivalents<T extends { slug: string; providerId: string; 
       (size.get(b.providerId) ?? 0) - (size.get(a.providerId) ?? 0) ||
       a.providerId.localeCompare(b.providerId),
   );
+}
+
+/** How close an equivalent is to the service it stands in for, the closest first (closerThan). */
+interface Closeness {
+  readonly open: boolean;
+  readonly spoken: number;
+  readonly overlap: number;
+  readonly capabilities: number;
+}
+
+const closerThan = (a: Closeness, b: Closeness) =>
+  Number(b.open) - Number(a.open) || b.spoken - a.spoken || b.overlap - a.overlap || b.capabilities - a.capabilities;
+
+const closest = new WeakMap<Catalogue, Map<string, readonly string[]>>();
+
+/**
+ * A service's equivalents, the closest stand-ins first: the one ranking a service page's
+ * equivalents table shows and its "Compare with" picks from (issue 123: /aws/msk linked HDInsight
+ * and Pub/Sub while its table said Event Hubs and Managed Kafka still speak Kafka). Open before
+ * deprecated, sunset or retired; then more of the service's protocols and APIs still spoken (a
+ * part counts half); then the larger share of jobs in common (shared groups over all the groups of
+ * both: Event Hubs shares both of MSK's, Pub/Sub one of four); then more of its recorded
+ * capabilities kept than lost; then, among equally close ones, the catalogue's own order
+ * (rankedEquivalents: flagships, the largest portfolios first).
+ */
+export function closestEquivalents(catalogue: Catalogue, slug: string): readonly string[] {
+  let cache = closest.get(catalogue);
+  if (!cache) closest.set(catalogue, (cache = new Map<string, readonly string[]>()));
+  const known = cache.get(slug);
+  if (known) return known;
+  const record = catalogue.bySlug.get(slug);
+  if (!record) return [];
+  const groupsOf = (other: string) => catalogue.bySlug.get(other)?.groupIds ?? [];
+  const protocols = protocolReader(catalogue);
+  const mine = new Set(record.groupIds);
+  const closeness = new Map<string, Closeness>();
+  for (const other of record.equivalentSlugs) {
+    const theirs = groupsOf(other);
+    const shared = theirs.filter((group) => mine.has(group)).length;
+    const rows = keyDifferences(catalogue.capabilities, groupsOf, slug, other, protocols);
+    // The protocols are the same on every row (they are the service's, not a job's): the first says.
+    const spoken = rows[0]?.compatibility;
+    const status = catalogue.bySlug.get(other)!.service.lifecycle?.status;
+    closeness.set(other, {
+      open: status === undefined || status === "preview",
+      spoken: spoken ? spoken.kept.length + spoken.partial.length / 2 : 0,
+      overlap: shared / (mine.size + theirs.length - shared),
+      capabilities: rows.reduce((sum, row) => sum + row.kept.length - row.lost.length, 0),
+    });
+  }
+  // Equally close ones in the catalogue's own order, ranked among themselves: Event Hubs is Azure's
+  // first Kafka speaker for MSK although HDInsight is Azure's flagship of the whole list.
+  const byCloseness = [...record.equivalentSlugs].sort((a, b) => closerThan(closeness.get(a)!, closeness.get(b)!));
+  const ranked: string[] = [];
+  for (let start = 0; start < byCloseness.length;) {
+    let end = start + 1;
+    while (
+      end < byCloseness.length &&
+      closerThan(closeness.get(byCloseness[start]!)!, closeness.get(byCloseness[end]!)!) === 0
+    )
+      end++;
+    const tied = byCloseness.slice(start, end).map((other) => catalogue.bySlug.get(other)!.service);
+    ranked.push(...rankedEquivalents(catalogue, tied).map((service) => service.slug));
+    start = end;
+  }
+  cache.set(slug, ranked);
+  return ranked;
 }

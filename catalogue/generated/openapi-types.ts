@@ -217,6 +217,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/places/{place}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A place and every provider's regions there
+     * @description A place as people name it, read as every place parameter reads it (region=, country=, regions=, allowedLocations): a metro area by its name in any of several languages (Frankfurt, Francfort, München), a country by its ISO code or its name (DE, Germany, Allemagne), a group (EU, EEA), a vendor's multi-region (EUR4), a region id (eu-central-1; provider:region for one named like a group, a country or a metro, e.g. heroku:frankfurt) or a region's display name (Germany West Central). The answer lists every provider's regions there, largest providers first, each with its vendor's name, its city and the vendor page or dataset that states the city, and the metro areas those regions are in: a region leads back to its metro, whose answer holds the other providers' regions there. Answered by the sidecar: the word is any of these. A word no place could be (empty, over 40 characters, or of other characters) is a 400; an unknown place is a 404 naming the nearest places, by code and by name (added in 1.13.0). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     */
+    get: operations["getPlace"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * A place and every provider's regions there (headers only)
+     * @description A place as people name it, read as every place parameter reads it (region=, country=, regions=, allowedLocations): a metro area by its name in any of several languages (Frankfurt, Francfort, München), a country by its ISO code or its name (DE, Germany, Allemagne), a group (EU, EEA), a vendor's multi-region (EUR4), a region id (eu-central-1; provider:region for one named like a group, a country or a metro, e.g. heroku:frankfurt) or a region's display name (Germany West Central). The answer lists every provider's regions there, largest providers first, each with its vendor's name, its city and the vendor page or dataset that states the city, and the metro areas those regions are in: a region leads back to its metro, whose answer holds the other providers' regions there. Answered by the sidecar: the word is any of these. A word no place could be (empty, over 40 characters, or of other characters) is a 400; an unknown place is a 404 naming the nearest places, by code and by name (added in 1.13.0). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetPlace"];
+    patch?: never;
+    trace?: never;
+  };
   "/v1/lifecycle": {
     parameters: {
       query?: never;
@@ -955,10 +979,14 @@ export interface components {
       /** @description The place as read: a region id (lower case), a country or group (upper case), a multi-region as its vendor writes it, or global */
       place: string;
       /**
-       * @description What the word was read as
+       * @description What the word was read as (metro, a metro area people name such as Frankfurt: since 1.13.0)
        * @enum {string}
        */
-      kind: "region" | "country" | "group" | "multi-region" | "global";
+      kind: "region" | "country" | "group" | "multi-region" | "global" | "metro";
+      /** @description The word as the request gave it, when it was read from a name: a metro's other name, a country's name (Germany → DE) or a region's display name (added in 1.13.0) */
+      given?: string;
+      /** @description A metro's or a country's name in English, when the place is one (added in 1.13.0) */
+      name?: string;
       /** @description The provider whose region or multi-region it is, when it is one provider's */
       providerId?: string;
       /** @description The countries it covers (none for global) */
@@ -1161,6 +1189,17 @@ export interface components {
       date: string | null;
       /** @description What changed, one sentence each */
       changes: string[];
+    };
+    /** @description The source of a region's city (added in 1.13.0) */
+    CitySource: {
+      /** @description The vendor's page or dataset that states the provider's regions' cities */
+      url: string;
+      /** @description What it says, in a few words */
+      says: string;
+      /** @description The day it was read (YYYY-MM-DD) */
+      retrieved: string;
+      /** @description The copy read instead of the page itself, where one was */
+      via?: string;
     };
     /** @description One row of the compare table */
     CompareAttribute: {
@@ -2168,6 +2207,15 @@ export interface components {
       /** @description Human-readable confirmation */
       message: string;
     };
+    /** @description A filter value read from a name (added in 1.13.0) */
+    FilterRead: {
+      /** @description The query parameter */
+      parameter: string;
+      /** @description The value as given (AWS, Google Cloud, identity, Switzerland) */
+      given: string;
+      /** @description The id it was read as (aws, gcp, security-identity, CH) */
+      value: string;
+    };
     /** @description A Google Cloud organization policy (Organization Policy API v2): gcloud org-policies set-policy policy.json */
     GcpOrgPolicyDocument: {
       /** @description organizations/{ORGANIZATION_ID}/policies/gcp.restrictServiceUsage, or …/gcp.resourceLocations for the location policy */
@@ -2525,6 +2573,52 @@ export interface components {
       total: number;
       /** @description Number of pages at this limit */
       totalPages: number;
+    };
+    /** @description A place as people name it — a metro (Frankfurt), a country by code or name (DE, Germany), a group, a multi-region, a region id or name — and each provider's regions there, with where each region's city comes from (added in 1.13.0) */
+    PlaceDetail: {
+      /** @description The place as read: a region id (lower case), a country or group (upper case), a multi-region as its vendor writes it, or global */
+      place: string;
+      /**
+       * @description What the word was read as (metro, a metro area people name such as Frankfurt: since 1.13.0)
+       * @enum {string}
+       */
+      kind: "region" | "country" | "group" | "multi-region" | "global" | "metro";
+      /** @description The word as the request gave it, when it was read from a name: a metro's other name, a country's name (Germany → DE) or a region's display name (added in 1.13.0) */
+      given?: string;
+      /** @description A metro's or a country's name in English, when the place is one (added in 1.13.0) */
+      name?: string;
+      /** @description The provider whose region or multi-region it is, when it is one provider's */
+      providerId?: string;
+      /** @description The countries it covers (none for global) */
+      countries: string[];
+      /** @description Every provider's regions the place covers, largest providers first, each provider's in its order */
+      regions: components["schemas"]["PlaceRegion"][];
+      /** @description The same regions by provider: each provider's region ids, largest providers first */
+      byProvider: {
+        providerId: string;
+        regions: string[];
+      }[];
+      /** @description The metro areas the place's regions are in (for a region: its metro, whose other regions are the other providers' there); empty when none is recorded */
+      metros: {
+        id: string;
+        name: string;
+        regions: number;
+      }[];
+    };
+    /** @description A region a place covers (added in 1.13.0) */
+    PlaceRegion: {
+      /** @description The region's provider */
+      providerId: string;
+      /** @description The provider's own region id */
+      id: string;
+      /** @description The region's name as its vendor writes it */
+      name: string;
+      /** @description Its city or metro area, where the provider's data names one */
+      city?: string;
+      /** @description ISO 3166-1 alpha-2 */
+      country: string;
+      /** @description Where the city comes from: the provider's page or dataset; absent where the catalogue records none */
+      citySource?: components["schemas"]["CitySource"];
     };
     /** @description Request body of POST /v1/policies/beta-policy and gamma-org-policy; an unknown key is a 400 */
     PolicyBody: {
@@ -3185,6 +3279,8 @@ export interface components {
     ServiceList: {
       /** @description The services on this page */
       data: components["schemas"]["Service"][];
+      /** @description The filter values given by a name or in another case than their id, each with the id it was read as (provider=AWS → aws); absent when every value was an id as written (added in 1.13.0) */
+      filtersRead?: components["schemas"]["FilterRead"][];
       pagination: components["schemas"]["Pagination"];
       /** @description How q was understood; present only when q was given (since 1.7.0) */
       search?: {
@@ -4249,26 +4345,35 @@ export interface operations {
   listServices: {
     parameters: {
       query?: {
-        /** @description Provider id filter */
+        /**
+         * @description Only these providers' services: provider ids or names, comma-separated, case-insensitive, any of them (AWS, Google Cloud, OVH → aws, gcp, ovhcloud; the names read are said in filtersRead; a list and names since 1.13.0). An unknown one is a 400 Unknown provider naming the nearest, an empty one a 400
+         * @example aws,Google Cloud
+         */
         provider?: string;
-        /** @description Category id filter */
+        /**
+         * @description Only services of these categories: category ids or names, comma-separated, case-insensitive, any of them (identity → security-identity; a list and names since 1.13.0). An unknown one is a 400 Unknown category naming the nearest, an empty one a 400
+         * @example storage
+         */
         category?: string;
         /** @description Free-text search over names, aliases, tags, kinds and descriptions, in relevance order: provider words (aws, azure, gcp…) put that provider first; typos and joined or split words are understood; when no service matches every word, the closest matches (see search in the response) */
         q?: string;
         /** @description When true, only services with a free tier (true or false, 1 or 0) */
         freeTier?: boolean | ("0" | "1" | "true" | "false");
-        /** @description Only services with this lifecycle status (active = no lifecycle block) */
-        lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
+        /**
+         * @description Only services with one of these lifecycle statuses: active (no lifecycle block), preview, deprecated, sunset or retired, comma-separated, case-insensitive (a list since 1.13.0). An unknown one is a 400 naming the nearest, an empty one a 400
+         * @example active,preview
+         */
+        lifecycle?: string;
         /**
          * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): by default those a provider's published scope list names (their own compliance), with the sources that back it in the answer's compliance.sources (since 1.10.0); those whose provider holds it provider-wide only with complianceScope=provider or all, labelled so in compliance.providerWide (since 1.12.0; 1.11.0 answered them always). The answer's compliance.counts gives both apart. Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
         /**
-         * @description With compliance: whose holding to answer. own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)
+         * @description With compliance: whose holding to answer, case-insensitive (since 1.13.0). own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)
          * @example all
          */
-        complianceScope?: "own" | "provider" | "all";
+        complianceScope?: string;
         /**
          * @description Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)
          * @example EU,CH
@@ -4327,26 +4432,35 @@ export interface operations {
   headListServices: {
     parameters: {
       query?: {
-        /** @description Provider id filter */
+        /**
+         * @description Only these providers' services: provider ids or names, comma-separated, case-insensitive, any of them (AWS, Google Cloud, OVH → aws, gcp, ovhcloud; the names read are said in filtersRead; a list and names since 1.13.0). An unknown one is a 400 Unknown provider naming the nearest, an empty one a 400
+         * @example aws,Google Cloud
+         */
         provider?: string;
-        /** @description Category id filter */
+        /**
+         * @description Only services of these categories: category ids or names, comma-separated, case-insensitive, any of them (identity → security-identity; a list and names since 1.13.0). An unknown one is a 400 Unknown category naming the nearest, an empty one a 400
+         * @example storage
+         */
         category?: string;
         /** @description Free-text search over names, aliases, tags, kinds and descriptions, in relevance order: provider words (aws, azure, gcp…) put that provider first; typos and joined or split words are understood; when no service matches every word, the closest matches (see search in the response) */
         q?: string;
         /** @description When true, only services with a free tier (true or false, 1 or 0) */
         freeTier?: boolean | ("0" | "1" | "true" | "false");
-        /** @description Only services with this lifecycle status (active = no lifecycle block) */
-        lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
+        /**
+         * @description Only services with one of these lifecycle statuses: active (no lifecycle block), preview, deprecated, sunset or retired, comma-separated, case-insensitive (a list since 1.13.0). An unknown one is a 400 naming the nearest, an empty one a 400
+         * @example active,preview
+         */
+        lifecycle?: string;
         /**
          * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): by default those a provider's published scope list names (their own compliance), with the sources that back it in the answer's compliance.sources (since 1.10.0); those whose provider holds it provider-wide only with complianceScope=provider or all, labelled so in compliance.providerWide (since 1.12.0; 1.11.0 answered them always). The answer's compliance.counts gives both apart. Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
         /**
-         * @description With compliance: whose holding to answer. own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)
+         * @description With compliance: whose holding to answer, case-insensitive (since 1.13.0). own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)
          * @example all
          */
-        complianceScope?: "own" | "provider" | "all";
+        complianceScope?: string;
         /**
          * @description Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)
          * @example EU,CH
@@ -4429,7 +4543,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4478,7 +4592,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4597,7 +4711,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4646,7 +4760,105 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getPlace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description A metro, country, group, multi-region, region id or name
+         * @example Frankfurt
+         */
+        place: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A place and every provider's regions there */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PlaceDetail"];
+        };
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Invalid register request; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  headGetPlace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description A metro, country, group, multi-region, region id or name
+         * @example Frankfurt
+         */
+        place: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A place and every provider's regions there */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Invalid register request; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4676,7 +4888,7 @@ export interface operations {
          */
         status?: string;
         /**
-         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
+         * @description Only these providers' entries: provider ids or names, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0; names such as Google Cloud since 1.13.0); an unknown one is a 400 Unknown provider naming the nearest, an empty one a 400
          * @example gcp
          */
         provider?: string;
@@ -4740,7 +4952,7 @@ export interface operations {
          */
         status?: string;
         /**
-         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
+         * @description Only these providers' entries: provider ids or names, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0; names such as Google Cloud since 1.13.0); an unknown one is a 400 Unknown provider naming the nearest, an empty one a 400
          * @example gcp
          */
         provider?: string;
@@ -4798,7 +5010,7 @@ export interface operations {
          */
         status?: string;
         /**
-         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
+         * @description Only these providers' entries: provider ids or names, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0; names such as Google Cloud since 1.13.0); an unknown one is a 400 Unknown provider naming the nearest, an empty one a 400
          * @example gcp
          */
         provider?: string;
@@ -4862,7 +5074,7 @@ export interface operations {
          */
         status?: string;
         /**
-         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
+         * @description Only these providers' entries: provider ids or names, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0; names such as Google Cloud since 1.13.0); an unknown one is a 400 Unknown provider naming the nearest, an empty one a 400
          * @example gcp
          */
         provider?: string;
@@ -4920,7 +5132,7 @@ export interface operations {
          */
         status?: string;
         /**
-         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
+         * @description Only these providers' entries: provider ids or names, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0; names such as Google Cloud since 1.13.0); an unknown one is a 400 Unknown provider naming the nearest, an empty one a 400
          * @example gcp
          */
         provider?: string;
@@ -4989,7 +5201,7 @@ export interface operations {
          */
         status?: string;
         /**
-         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
+         * @description Only these providers' entries: provider ids or names, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0; names such as Google Cloud since 1.13.0); an unknown one is a 400 Unknown provider naming the nearest, an empty one a 400
          * @example gcp
          */
         provider?: string;
@@ -5269,7 +5481,7 @@ export interface operations {
          */
         ids: string;
         /**
-         * @description Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest
+         * @description Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group, a country or a metro, e.g. heroku:eu), ISO country codes or country names, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US), metro areas by name (Frankfurt; since 1.13.0) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest; an empty one a 400 (since 1.13.0)
          * @example EU,eusc-de-east-1
          */
         regions?: string;
@@ -5318,7 +5530,7 @@ export interface operations {
          */
         ids: string;
         /**
-         * @description Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest
+         * @description Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group, a country or a metro, e.g. heroku:eu), ISO country codes or country names, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US), metro areas by name (Frankfurt; since 1.13.0) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest; an empty one a 400 (since 1.13.0)
          * @example EU,eusc-de-east-1
          */
         regions?: string;
@@ -5896,7 +6108,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6108,7 +6320,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6177,7 +6389,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6258,7 +6470,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6343,7 +6555,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6439,7 +6651,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6537,7 +6749,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6749,7 +6961,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6853,7 +7065,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7483,7 +7695,7 @@ export interface operations {
           "application/json": components["schemas"]["BuildManifest"];
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7519,7 +7731,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7559,7 +7771,7 @@ export interface operations {
           "*/*": unknown;
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7601,7 +7813,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7646,7 +7858,7 @@ export interface operations {
           "*/*": unknown;
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7693,7 +7905,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7743,7 +7955,7 @@ export interface operations {
           "*/*": unknown;
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7795,7 +8007,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7850,7 +8062,7 @@ export interface operations {
           "*/*": unknown;
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7907,7 +8119,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7967,7 +8179,7 @@ export interface operations {
           "*/*": unknown;
         };
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8029,7 +8241,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; Place not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;

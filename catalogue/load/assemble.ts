@@ -6,6 +6,8 @@
 
 import type { RegisterFileT } from "../schema/register.ts";
 import { capabilityData, capabilityIndex, type CapabilityIndex } from "../capabilities/capabilities.ts";
+import { placeMetros } from "../locations/metros.ts";
+import type { PlaceMetro } from "../locations/places.ts";
 import type { CapabilitiesFileT } from "../schema/capabilities.ts";
 import type { EgressFileT, PlacementFileT } from "../schema/exit-data.ts";
 import { followsIndex, type FollowsIndex } from "../capabilities/follows.ts";
@@ -24,6 +26,8 @@ import {
   type ProviderFileT,
   type ProviderT,
   type OtherProductsFileT,
+  type MetrosFileT,
+  type SearchAbbreviationsFileT,
   type SearchWordsFileT,
   type ServiceDependencyT,
   type ServiceEntryT,
@@ -132,6 +136,8 @@ export interface Catalogue {
   readonly egress?: EgressFileT;
   /** The vendors' multi-regions and dual-regions (data/locations/multi-regions.yaml; empty when none). */
   readonly multiRegions: readonly MultiRegionT[];
+  /** The metro areas people name, each with its regions (data/places/metros.yaml; empty when none). */
+  readonly metros: readonly PlaceMetro[];
 }
 
 /** Validated data files: what assembleCatalogue() indexes. */
@@ -156,6 +162,10 @@ export interface CatalogueSource {
   readonly searchWords?: SearchWordsFileT;
   /** Products the catalogue does not list, by kind (data/other-products.yaml; absent in older builds). */
   readonly otherProducts?: OtherProductsFileT;
+  /** Abbreviations people type for a product (data/search-abbreviations.yaml, 1.13.0; absent in older builds). */
+  readonly abbreviations?: SearchAbbreviationsFileT;
+  /** Metro areas people name, and where regions' cities come from (data/places/metros.yaml, 1.13.0). */
+  readonly metros?: MetrosFileT;
   /** Per job the capabilities that decide a migration, per service which it has (data/capabilities.yaml, 1.11.0). */
   readonly capabilities?: CapabilitiesFileT;
   /** The jobs that follow what they serve (data/placement.yaml, 1.12.0; absent in older builds). */
@@ -329,6 +339,7 @@ export function* assembleSteps(source: CatalogueSource): Generator<void, Catalog
     ...(source.placement ? { follows: followsIndex(source.placement.follows) } : {}),
     ...(source.egress ? { egress: source.egress } : {}),
     multiRegions: source.multiRegions ?? [],
+    metros: placeMetros(source.metros, source.providers),
   });
 }
 

@@ -24,6 +24,7 @@ import { EgressFile, PlacementFile } from "../schema/exit-data.ts";
 import { RegisterFile } from "../schema/register.ts";
 import { registerProblems } from "./register-data.ts";
 import { otherProductsProblems } from "./other-products.ts";
+import { readWordsAndPlaces } from "./words-places.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
 import { readVersions } from "./load-versions.ts";
 import { readLocations } from "./load-locations.ts";
@@ -414,6 +415,23 @@ function readRegister(
   return register;
 }
 
+/** What the search and the places read beside the services: search-words, other products, abbreviations, metros. */
+function readSearchData(
+  dataDir: string,
+  read: Parameters<typeof readOtherProducts>[1],
+  problems: string[],
+): Pick<CatalogueSource, "searchWords" | "otherProducts" | "abbreviations" | "metros"> {
+  const searchWordsPath = join(dataDir, "search-words.yaml");
+  const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
+  const otherProducts = readOtherProducts(dataDir, read, problems);
+  const known = { providers: read.providers, entries: read.entries, groups: read.groups, jobs: searchWords?.jobs };
+  return {
+    ...(searchWords ? { searchWords } : {}),
+    ...(otherProducts ? { otherProducts } : {}),
+    ...readWordsAndPlaces(dataDir, readFile, known, problems),
+  };
+}
+
 /** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
 export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
   const problems: string[] = [];
@@ -461,9 +479,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     (path) => readYaml(path, problems),
   );
   const { snapshots, eventDates } = readReleases(dataDir, problems);
-  const searchWordsPath = join(dataDir, "search-words.yaml");
-  const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
-  const otherProducts = readOtherProducts(dataDir, { groups, categories, providers, entries }, problems);
+  const searchData = readSearchData(dataDir, { groups, categories, providers, entries }, problems);
   const register = readRegister(dataDir, categories, providers, problems);
 
   if (problems.length > 0) throw new CatalogueError(problems);
@@ -492,8 +508,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     ...eventDates,
     dependencies,
     ...(Object.keys(versions).length > 0 ? { versions } : {}),
-    ...(searchWords ? { searchWords } : {}),
-    ...(otherProducts ? { otherProducts } : {}),
+    ...searchData,
     ...exitData,
     ...places,
     ...(register ? { register } : {}),

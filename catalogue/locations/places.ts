@@ -10,9 +10,14 @@
  * - a group, `EU` (the 27 member states) or `EEA` (the EU, Iceland, Liechtenstein, Norway);
  * - an ISO 3166-1 alpha-2 country code some region is in (`DE`);
  * - a vendor's multi-region or dual-region (`ASIA`, `NAM4`, `EUR4`: data/locations/multi-regions.yaml);
- * - a region id of any provider, case-insensitive (`eu-central-1`; every provider's region of that id).
- * So a region named like a group or a country (Heroku's `eu`, Cloudflare's `us`) is reached with
- * its provider's prefix, and `EU` always means the EU. An unknown word is named with its nearest.
+ * - a metro area by its id or any of its names (`Frankfurt`, `Francfort`, `frankfurt-am-main`): every
+ *   provider's regions whose city it takes in (data/places/metros.yaml; issue 123);
+ * - a region id of any provider, case-insensitive (`eu-central-1`; every provider's region of that id);
+ * - a country by its name in English, German, French, Italian, Spanish or Dutch (`Germany`,
+ *   `Allemagne`: the country DE), then a region by its vendor's display name (`Germany West Central`).
+ * So a region named like a group, a country or a metro (Heroku's `eu`, Cloudflare's `us`, Heroku's
+ * `frankfurt`) is reached with its provider's prefix, and `EU` always means the EU; a name is read
+ * as the answer says (`given`). An unknown word is named with its nearest, by code and by name.
  *
  * Pure (no zod, no Node): the policies the browser runs resolve their allowedLocations here too.
  */
@@ -31,7 +36,7 @@ export const PLACE_GROUPS: ReadonlyMap<string, readonly string[]> = new Map([
 /** The word for a vendor's global endpoint. */
 export const GLOBAL_PLACE = "global";
 
-export const PLACE_KINDS = ["region", "country", "group", "multi-region", "global"] as const;
+export const PLACE_KINDS = ["region", "country", "group", "multi-region", "global", "metro"] as const;
 export type PlaceKind = (typeof PLACE_KINDS)[number];
 
 /** A region as the catalogue holds it (Provider.regions[]). */
@@ -39,6 +44,20 @@ export interface PlaceRegionData {
   readonly id: string;
   readonly country: string;
   readonly market?: string | undefined;
+  /** Its display name as the vendor writes it ("Europe (Frankfurt)"), read as a place too. */
+  readonly name?: string | undefined;
+  readonly city?: string | undefined;
+}
+
+/** A metro area (data/places/metros.yaml) with the regions its cities hold, as the catalogue assembles it. */
+export interface PlaceMetro {
+  readonly id: string;
+  readonly name: string;
+  readonly country: string;
+  /** Its other names as written in the data. */
+  readonly names: readonly string[];
+  /** Its regions as `provider:region`. */
+  readonly regions: readonly string[];
 }
 
 /** A catalogue region with its provider. */
@@ -61,6 +80,8 @@ export interface PlaceMultiRegion {
 export interface PlaceCatalogue {
   readonly providers: readonly { readonly id: string; readonly regions?: readonly PlaceRegionData[] | undefined }[];
   readonly multiRegions?: readonly PlaceMultiRegion[] | undefined;
+  /** The metro areas people name (absent: none). */
+  readonly metros?: readonly PlaceMetro[] | undefined;
 }
 
 /** A resolved place: what it is and what it covers. */
@@ -76,6 +97,10 @@ export interface Place {
   readonly countries: readonly string[];
   /** A multi-region only: the services that take it as a location. */
   readonly offeredBy?: readonly string[];
+  /** The word as it was given, when the place was read from a name ("Frankfurt", "Germany"). */
+  readonly given?: string;
+  /** A metro's or a country's name in English, when the word named one. */
+  readonly name?: string;
 }
 
 /** A word no place answers to, with the nearest words that do. */
@@ -100,10 +125,36 @@ export function unknownPlacesDetails(parameter: string, unknown: readonly Unknow
     .map(
       ({ word, nearest }) => `"${word.slice(0, 40)}"${nearest.length > 0 ? ` (nearest: ${nearest.join(", ")})` : ""}`,
     );
-  return `${parameter}: ${named.join("; ")} ${unknown.length === 1 ? "is" : "are"} no place the catalogue knows. A place is a region id of any provider (eu-central-1; provider:region for a region named like a group or a country, e.g. heroku:eu), an ISO 3166-1 alpha-2 country code a region is in (DE), a group (EU, EEA), a vendor's multi-region or dual-region (ASIA, NAM4, EUR4; gcp:US for Google's US multi-region) or global (a vendor's global endpoint).`;
+  return `${parameter}: ${named.join("; ")} ${unknown.length === 1 ? "is" : "are"} no place the catalogue knows. A place is a region id of any provider (eu-central-1; provider:region for a region named like a group or a country, e.g. heroku:eu), an ISO 3166-1 alpha-2 country code a region is in (DE), a group (EU, EEA), a vendor's multi-region or dual-region (ASIA, NAM4, EUR4; gcp:US for Google's US multi-region) or global (a vendor's global endpoint); a metro area, a country or a region is also read by its name (Frankfurt, Germany, Germany West Central).`;
 }
 
 const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
+
+/** A place's name as compared: NFKD, marks stripped, lower case, runs of other characters one space. */
+export const placeName = (text: string): string =>
+  text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+/** The languages a country's name is read in (the search's six). */
+const NAME_LANGUAGES = ["en", "de", "fr", "it", "es", "nl"] as const;
+
+/** A country's names in the six languages (Intl's CLDR data, in Node and every browser), English first. */
+function countryNames(code: string): string[] {
+  const names: string[] = [];
+  for (const language of NAME_LANGUAGES) {
+    try {
+      const name = new Intl.DisplayNames([language], { type: "region", fallback: "none" }).of(code);
+      if (name && !names.includes(name)) names.push(name);
+    } catch {
+      // A runtime without the language's data reads the others.
+    }
+  }
+  return names;
+}
 
 /** The catalogue's places, indexed once per catalogue object. */
 interface PlaceIndex {
@@ -112,8 +163,17 @@ interface PlaceIndex {
   readonly all: readonly PlaceRegion[];
   readonly countries: ReadonlySet<string>;
   readonly multiById: ReadonlyMap<string, readonly PlaceMultiRegion[]>;
-  /** Every word a place answers to, for the nearest. */
-  readonly words: readonly string[];
+  /** Metros by each of their words (id, name, other names; placeName'd). */
+  readonly metroByName: ReadonlyMap<string, PlaceMetro>;
+  /** Country codes by each of their names (placeName'd), and each country's English name. */
+  readonly countryByName: ReadonlyMap<string, string>;
+  readonly countryName: ReadonlyMap<string, string>;
+  /** Regions by their vendors' display names (placeName'd). */
+  readonly regionsByName: ReadonlyMap<string, readonly PlaceRegion[]>;
+  /** Per region (`provider:id`), what its name and city say, for the nearest ("Gravelines (GRA)"). */
+  readonly regionWords: ReadonlyMap<PlaceRegion, { readonly label: string; readonly parts: readonly string[] }>;
+  /** Every word a place answers to, for the nearest: [the word as read, what it names]. */
+  readonly words: readonly (readonly [string, string])[];
 }
 
 const indexes = new WeakMap<PlaceCatalogue, PlaceIndex>();
@@ -123,6 +183,8 @@ function indexOf(catalogue: PlaceCatalogue): PlaceIndex {
   if (known) return known;
   const regionsById = new Map<string, PlaceRegion[]>();
   const regionsOf = new Map<string, PlaceRegion[]>();
+  const regionsByName = new Map<string, PlaceRegion[]>();
+  const regionWords = new Map<PlaceRegion, { label: string; parts: string[] }>();
   const all: PlaceRegion[] = [];
   for (const provider of catalogue.providers)
     for (const region of provider.regions ?? []) {
@@ -136,6 +198,16 @@ function indexOf(catalogue: PlaceCatalogue): PlaceIndex {
       const key = region.id.toLowerCase();
       regionsById.set(key, [...(regionsById.get(key) ?? []), placed]);
       regionsOf.set(provider.id, [...(regionsOf.get(provider.id) ?? []), placed]);
+      if (region.name) {
+        const name = placeName(region.name);
+        regionsByName.set(name, [...(regionsByName.get(name) ?? []), placed]);
+      }
+      const said = [region.name, region.city].filter((text): text is string => Boolean(text));
+      regionWords.set(placed, {
+        // What it names in the 400's nearest: its city, else its name (no parentheses: they delimit the list).
+        label: (region.city ?? region.name ?? "").replace(/[()]/g, "").trim(),
+        parts: [...new Set([...key.split(/[^a-z0-9]+/), ...said.flatMap((text) => placeName(text).split(" "))])],
+      });
     }
   const countries = new Set([...all.map((region) => region.country), ...[...PLACE_GROUPS.values()].flat()]);
   const multiById = new Map<string, PlaceMultiRegion[]>();
@@ -143,21 +215,46 @@ function indexOf(catalogue: PlaceCatalogue): PlaceIndex {
     const key = multi.value.toLowerCase();
     multiById.set(key, [...(multiById.get(key) ?? []), multi]);
   }
-  // Each word once, case-insensitively, as it is read: a region named like a group or a country
-  // (Heroku's eu) by its qualified name, a value two vendors share by theirs.
-  const named = new Map<string, string>();
-  const add = (word: string) => {
-    if (!named.has(word.toLowerCase())) named.set(word.toLowerCase(), word);
+  const metroByName = new Map<string, PlaceMetro>();
+  for (const metro of catalogue.metros ?? [])
+    for (const word of [metro.id, metro.name, ...metro.names]) metroByName.set(placeName(word), metro);
+  const countryByName = new Map<string, string>();
+  const countryName = new Map<string, string>();
+  for (const code of countries) {
+    const names = countryNames(code);
+    if (names[0]) countryName.set(code, names[0]);
+    for (const name of names) if (placeName(name).length > 2) countryByName.set(placeName(name), code);
+  }
+  // Each word once, case-insensitively, as it is read: a region named like a group, a country or a
+  // metro (Heroku's eu, Heroku's frankfurt) by its qualified name, a value two vendors share by theirs.
+  const named = new Map<string, readonly [string, string]>();
+  const add = (word: string, what = "") => {
+    if (!named.has(word.toLowerCase())) named.set(word.toLowerCase(), [word, what]);
   };
-  for (const word of [GLOBAL_PLACE, ...PLACE_GROUPS.keys(), ...countries]) add(word);
+  for (const word of [GLOBAL_PLACE, ...PLACE_GROUPS.keys()]) add(word);
+  for (const code of countries) add(code, countryName.get(code) ?? "");
   for (const [key, multis] of multiById)
     for (const multi of multis)
-      add(multis.length === 1 && !named.has(key) ? multi.value : `${multi.providerId}:${multi.value}`);
-  const taken = new Set(named.keys());
+      add(multis.length === 1 && !named.has(key) ? multi.value : `${multi.providerId}:${multi.value}`, multi.name);
+  for (const metro of catalogue.metros ?? []) add(metro.id, metro.name);
+  const taken = new Set([...named.keys(), ...metroByName.keys()]);
   for (const [key, regions] of regionsById)
-    for (const region of regions) add(taken.has(key) ? `${region.providerId}:${region.id}` : region.id);
-  const words = [...named.values()].sort();
-  const index = { regionsById, regionsOf, all, countries, multiById, words };
+    for (const region of regions)
+      add(taken.has(key) ? `${region.providerId}:${region.id}` : region.id, regionWords.get(region)?.label ?? "");
+  const words = [...named.values()].sort((a, b) => a[0].localeCompare(b[0]));
+  const index = {
+    regionsById,
+    regionsOf,
+    all,
+    countries,
+    multiById,
+    metroByName,
+    countryByName,
+    countryName,
+    regionsByName,
+    regionWords,
+    words,
+  };
   indexes.set(catalogue, index);
   return index;
 }
@@ -226,25 +323,94 @@ export function resolvePlace(catalogue: PlaceCatalogue, word: string): Place | u
       regions: index.all.filter((region) => region.country === upper),
       countries: [upper],
     };
+  const metro = index.metroByName.get(placeName(raw));
+  if (metro) return metroPlace(index, metro, raw);
   const multis = index.multiById.get(lower);
   // A value two vendors share would be ambiguous: it is read as a region id below, or asked qualified.
   if (multis?.length === 1) return multiRegionPlace(index, multis[0]!);
   const regions = index.regionsById.get(lower);
   if (regions) return regionPlace(lower, regions);
-  return undefined;
+  return namedPlace(index, raw);
 }
 
-/** The up to three known words nearest an unknown one. */
+/** A metro: the regions its cities hold, on every provider. */
+function metroPlace(index: PlaceIndex, metro: PlaceMetro, given: string): Place {
+  const held = new Set(metro.regions);
+  const regions = index.all.filter((region) => held.has(`${region.providerId}:${region.id}`));
+  return {
+    place: metro.id,
+    kind: "metro",
+    regions,
+    countries: sortedUnique([metro.country, ...regions.map((region) => region.country)]),
+    name: metro.name,
+    ...(given.trim().toLowerCase() !== metro.id ? { given: given.trim() } : {}),
+  };
+}
+
+/** A country by its name ("Germany", "Allemagne"), else regions by their vendors' display name. */
+function namedPlace(index: PlaceIndex, raw: string): Place | undefined {
+  const name = placeName(raw);
+  const code = index.countryByName.get(name);
+  if (code)
+    return {
+      place: code,
+      kind: "country",
+      regions: index.all.filter((region) => region.country === code),
+      countries: [code],
+      given: raw,
+      ...(index.countryName.get(code) ? { name: index.countryName.get(code)! } : {}),
+    };
+  const regions = index.regionsByName.get(name);
+  if (!regions) return undefined;
+  const providers = new Set(regions.map((region) => region.providerId));
+  const first = regions[0]!;
+  return {
+    ...regionPlace(providers.size === 1 && regions.length === 1 ? first.id : name, regions),
+    given: raw,
+  };
+}
+
+/** How many names and codes an unknown word is compared with before the edit distance: those containing it. */
+const NEAREST = 3;
+
+/**
+ * The up to three known words nearest an unknown one, each with what it names ("DE = Germany",
+ * "eu-west-gra = Gravelines (GRA), Gravelines"): first a region whose id, name or city has the word
+ * as a part ("gra": OVHcloud's Gravelines), then every word (codes, metros, countries by name,
+ * regions) by edit distance.
+ */
 export function nearestPlaces(catalogue: PlaceCatalogue, word: string): string[] {
-  const known = indexOf(catalogue).words;
+  const index = indexOf(catalogue);
   const lower = word.toLowerCase();
+  const name = placeName(word);
+  const found: string[] = [];
+  const push = (entry: string) => {
+    if (!found.includes(entry) && found.length < NEAREST) found.push(entry);
+  };
+  const said = (known: string, what: string) =>
+    what && what.toLowerCase() !== known.toLowerCase() ? `${known} = ${what}` : known;
+  const wordOf = (region: PlaceRegion) =>
+    index.words.find(([known]) => known === region.id || known === `${region.providerId}:${region.id}`);
+  if (name.length >= 3)
+    for (const [region, { parts }] of index.regionWords)
+      if (parts.includes(name)) {
+        const known = wordOf(region);
+        if (known) push(said(known[0], known[1]));
+      }
   const most = Math.max(2, Math.floor(lower.length / 3));
-  return known
-    .map((candidate) => ({ candidate, distance: editDistance(lower, candidate.toLowerCase(), most) }))
-    .filter(({ distance }) => distance <= most)
-    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
-    .slice(0, 3)
-    .map(({ candidate }) => candidate);
+  const candidates: [string, string, number][] = [];
+  // Codes and ids by their spelling, said as they are ("eu-centrl-1" → eu-central-1).
+  for (const [known] of index.words) candidates.push([known, "", editDistance(lower, known.toLowerCase(), most)]);
+  // Names: a metro's or country's, compared as names are and said with the name ("germny" → DE = Germany).
+  for (const [metroName, metro] of index.metroByName)
+    candidates.push([metro.id, metro.name, editDistance(name, metroName, most)]);
+  for (const [countryName, code] of index.countryByName)
+    candidates.push([code, index.countryName.get(code) ?? "", editDistance(name, countryName, most)]);
+  candidates
+    .filter(([, , distance]) => distance <= most)
+    .sort((a, b) => a[2] - b[2] || a[0].localeCompare(b[0]))
+    .forEach(([known, what]) => push(said(known, what)));
+  return found;
 }
 
 /**
@@ -291,13 +457,17 @@ export function regionsOfPlaces(
   );
 }
 
-/** Every region id that is also a group's or a country's code: reached only as provider:region. */
+/** Every region id that is also a group's or a country's code, or a metro's word: reached only as provider:region. */
 export function shadowedRegions(catalogue: PlaceCatalogue): string[] {
   const index = indexOf(catalogue);
   return index.all
     .filter((region) => {
       const upper = region.id.toUpperCase();
-      return PLACE_GROUPS.has(upper) || (/^[A-Z]{2}$/.test(upper) && index.countries.has(upper));
+      return (
+        PLACE_GROUPS.has(upper) ||
+        (/^[A-Z]{2}$/.test(upper) && index.countries.has(upper)) ||
+        index.metroByName.has(placeName(region.id))
+      );
     })
     .map((region) => `${region.providerId}:${region.id}`)
     .sort();

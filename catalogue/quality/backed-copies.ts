@@ -112,6 +112,5 @@ export const UNPROVEN_COPIES: readonly string[] = [
   "https://github.com/CleverCloud/documentation/blob/1957d9f587bcbe5401153890742a7fd89d397a5e/shared/db-backup.md",
   "https://github.com/googleapis/googleapis/blob/f8291d2b89f0017ab078a4c7378069bae5686f6f/google/cloud/gkemulticloud/v1/gkemulticloud_v1.yaml",
   "https://github.com/googleapis/googleapis/blob/f8291d2b89f0017ab078a4c7378069bae5686f6f/google/cloud/lifesciences/v2beta/lifesciences_v2beta.yaml",
-  "https://github.com/ibm-cloud-docs/backup-recovery/blob/154f4fdb1dfb483e767f4a1e9bb65c75c164bbdb/about-baas.md",
   "https://github.com/opentelekomcloud-docs/cloud-firewall/blob/64ee2ea784a055ae921fa6f65035420eb1e7b796/umn/source/product_overview/what_is_cfw.rst",
 ];

@@ -22,7 +22,6 @@ type Word = (typeof WORDS)[number];
  */
 export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, number>>>> = {
   akamai: { identity: 24, description: 17 },
-  alibaba: { identity: 118, description: 106 },
   aruba: { identity: 10, description: 9 },
   aws: { identity: 148, description: 142 },
   azure: { identity: 67, description: 51 },
@@ -40,15 +39,10 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   ionos: { identity: 21, description: 14 },
   naver: { identity: 33, description: 20 },
   nhn: { identity: 19, description: 6 },
-  oci: { identity: 96, description: 76 },
-  otc: { identity: 50, description: 22 },
   outscale: { identity: 11, description: 3 },
-  ovhcloud: { identity: 41, description: 23 },
   s3ns: { identity: 25, description: 7 },
   sakura: { identity: 28, description: 20 },
-  scaleway: { identity: 41, description: 24 },
   stackit: { identity: 33, description: 22 },
-  tencent: { identity: 93, description: 80 },
   upcloud: { identity: 13, description: 4 },
   vultr: { identity: 16, description: 2 },
 };

@@ -3,6 +3,7 @@
  * sections.ts gives, the same walk the site's page makes, each section's heading from that list.
  */
 import { keyDifferences, protocolReader } from "../capabilities/capabilities.ts";
+import { closestEquivalents } from "../equivalence/equivalents.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { FactSourceT, ServiceSourceT } from "../schema/index.ts";
 import { categoryPath, providerPath, servicePath } from "../base/urls.ts";
@@ -148,13 +149,21 @@ const terraformBlocks: SectionBlocks = (catalogue, slug) => [
 ];
 
 function equivalentBlocks(catalogue: Catalogue, slug: string): Block[] {
-  const equivalents = record(catalogue, slug).equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service);
+  // The closest stand-ins first, the ranking the site's "Compare with" picks from (issue 123).
+  const equivalents = closestEquivalents(catalogue, slug).map((other) => catalogue.bySlug.get(other)!.service);
   if (equivalents.length === 0) return [paragraph("No equivalent on another provider is recorded.")];
   // What moving there keeps and loses (issue 98): the exit plan's own function, where recorded.
+  // A row per job both do, and the protocols spoken are said on each: each phrase said once.
   const groupsOf = (other: string) => catalogue.bySlug.get(other)?.groupIds ?? [];
   const moving = equivalents.map((other) =>
-    keyDifferences(catalogue.capabilities, groupsOf, slug, other.slug, protocolReader(catalogue))
-      .map((row) => row.words)
+    [
+      ...new Set(
+        keyDifferences(catalogue.capabilities, groupsOf, slug, other.slug, protocolReader(catalogue)).flatMap((row) =>
+          row.words.split("; "),
+        ),
+      ),
+    ]
+      .filter(Boolean)
       .join("; "),
   );
   if (moving.every((words) => words === ""))

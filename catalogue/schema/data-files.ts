@@ -72,6 +72,11 @@ export const SearchWordsFile = z
     ),
     /** Words and phrases (other languages, shorthand, plain needs) read as the catalogue's words. */
     words: z.array(SearchWordsRow),
+    /**
+     * Equivalence groups that are a job done on what other services hold (backup, migration,
+     * monitoring): named beside another kind ("VM backup"), the job is what is asked (issue 123).
+     */
+    jobs: z.array(Slug).optional(),
   })
   .strict();
 export type SearchWordsFileT = z.infer<typeof SearchWordsFile>;

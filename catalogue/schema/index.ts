@@ -26,3 +26,4 @@ export * from "./service-fields.ts";
 export * from "./sources.ts";
 export * from "./vocabulary.ts";
 export * from "./versions.ts";
+export * from "./words-places-files.ts";

@@ -71,7 +71,7 @@ export const ServicePlacement = z
 export type ServicePlacementT = z.infer<typeof ServicePlacement>;
 
 /** The kinds of word a place parameter takes (locations/places.ts). */
-export const PLACE_KIND_NAMES = ["region", "country", "group", "multi-region", "global"] as const;
+export const PLACE_KIND_NAMES = ["region", "country", "group", "multi-region", "global", "metro"] as const;
 
 export const AskedPlace = z
   .object({
@@ -82,7 +82,21 @@ export const AskedPlace = z
           "The place as read: a region id (lower case), a country or group (upper case), a multi-region as its vendor writes it, or global",
         ),
       ),
-    kind: z.enum(PLACE_KIND_NAMES).meta(d("What the word was read as")),
+    kind: z
+      .enum(PLACE_KIND_NAMES)
+      .meta(d("What the word was read as (metro, a metro area people name such as Frankfurt: since 1.13.0)")),
+    given: z
+      .string()
+      .optional()
+      .meta(
+        d(
+          "The word as the request gave it, when it was read from a name: a metro's other name, a country's name (Germany → DE) or a region's display name (added in 1.13.0)",
+        ),
+      ),
+    name: z
+      .string()
+      .optional()
+      .meta(d("A metro's or a country's name in English, when the place is one (added in 1.13.0)")),
     providerId: z
       .string()
       .optional()
@@ -91,6 +105,54 @@ export const AskedPlace = z
     regions: z.number().int().nonnegative().meta(d("How many catalogue regions it covers, of every provider")),
   })
   .meta({ id: "AskedPlace", description: "A place a request named, and what it covers (added in 1.12.0)" });
+
+/** Where a region's city comes from (data/places/metros.yaml citySources): the vendor's page or dataset. */
+export const CitySourceRef = z
+  .object({
+    url: z.string().meta(d("The vendor's page or dataset that states the provider's regions' cities")),
+    says: z.string().meta(d("What it says, in a few words")),
+    retrieved: z.string().meta(d("The day it was read (YYYY-MM-DD)")),
+    via: z.string().optional().meta(d("The copy read instead of the page itself, where one was")),
+  })
+  .meta({ id: "CitySource", description: "The source of a region's city (added in 1.13.0)" });
+
+/** One region of a place: its provider, id, vendor's name, city and country, and where the city comes from. */
+export const PlaceRegionRow = z
+  .object({
+    providerId: z.string().meta(d("The region's provider")),
+    id: z.string().meta(d("The provider's own region id")),
+    name: z.string().meta(d("The region's name as its vendor writes it")),
+    city: z.string().optional().meta(d("Its city or metro area, where the provider's data names one")),
+    country: z.string().meta(d("ISO 3166-1 alpha-2")),
+    citySource: CitySourceRef.optional().meta(
+      d("Where the city comes from: the provider's page or dataset; absent where the catalogue records none"),
+    ),
+  })
+  .meta({ id: "PlaceRegion", description: "A region a place covers (added in 1.13.0)" });
+
+/** GET /v1/places/{place}: a place people name, read as the place parameters read it, with every provider's regions there. */
+export const PlaceDetail = AskedPlace.omit({ regions: true })
+  .extend({
+    regions: z
+      .array(PlaceRegionRow)
+      .meta(d("Every provider's regions the place covers, largest providers first, each provider's in its order")),
+    byProvider: z
+      .array(z.object({ providerId: z.string(), regions: z.array(z.string()) }))
+      .meta(d("The same regions by provider: each provider's region ids, largest providers first")),
+    metros: z
+      .array(z.object({ id: z.string(), name: z.string(), regions: z.number().int().nonnegative() }))
+      .meta(
+        d(
+          "The metro areas the place's regions are in (for a region: its metro, whose other regions are the other providers' there); empty when none is recorded",
+        ),
+      ),
+  })
+  .meta({
+    id: "PlaceDetail",
+    description:
+      "A place as people name it — a metro (Frankfurt), a country by code or name (DE, Germany), a group, a multi-region, a region id or name — and each provider's regions there, with where each region's city comes from (added in 1.13.0)",
+  });
+export type PlaceDetailT = z.infer<typeof PlaceDetail>;
 
 /** GET /v1/services?region=|country=: how the places were read and the services that only may run there. */
 export const ServicesPlaces = z

@@ -29,40 +29,99 @@ import {
   queryBoolean,
 } from "./vocabulary.ts";
 
+/**
+ * The filters' shapes as JSON Schema patterns (issue 123), so the document refuses what the server
+ * refuses for its shape: a filter holds a value (`?provider=` and `?region=,` are a 400), a closed
+ * vocabulary's words in any case, a place words of the place rule (placeWordProblem). Which ids and
+ * names exist is data: an unknown one is the filter's own 400 (Unknown provider, Unknown region).
+ */
+export const FILTER_VALUE_PATTERN = "[^\\s,]";
+/** A word in any case, as a pattern without flags: "own" → "[oO][wW][nN]". */
+const caseless = (word: string) =>
+  [...word].map((char) => (/[a-z]/i.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char)).join("");
+/** A comma-separated list of a closed vocabulary's words, any case, blanks between commas allowed. */
+export const wordListPattern = (words: readonly string[], one = false): string => {
+  const item = `\\s*(?:${words.map(caseless).join("|")})\\s*`;
+  return one ? `^${item}$` : `^(?:\\s*,)*${item}(?:,(?:\\s*,)*${item})*(?:,\\s*)*$`;
+};
+/** A comma-separated list of place words (placeWordProblem's rule), blanks between commas allowed. */
+export const placeListPattern = (): string => {
+  // 2 to 40 characters once trimmed: a letter or digit, then any of them, the last no space.
+  const word =
+    "\\s*[A-Za-z0-9\\u00C0-\\u024F][A-Za-z0-9\\u00C0-\\u024F :/._'()-]{0,38}[A-Za-z0-9\\u00C0-\\u024F:/._'()-]";
+  return `^(?:\\s*,)*${word}\\s*(?:,(?:\\s*,)*${word}\\s*)*(?:,\\s*)*$`;
+};
+
+/** A filter's string, its shape checked by `pattern` (which OpenAPI shows), so a shape is refused before any value is read. */
+const shaped = (pattern: string, message: string) => z.string().regex(new RegExp(pattern), message).optional();
+const HOLDS_VALUE = "must hold a value (empty, it would answer unfiltered); give one, or leave the parameter out";
+/**
+ * A list of places: each item refused in placeWordProblem's words, as allowedLocations' items are
+ * (a 480-character region says so on GET as in a POST); the pattern is the same rule for OpenAPI.
+ */
+export const placesShaped = () =>
+  z
+    .string()
+    .superRefine((raw, ctx) => {
+      const items = raw
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean);
+      if (items.length === 0) ctx.addIssue({ code: "custom", message: HOLDS_VALUE });
+      for (const item of items.slice(0, 5)) {
+        const problem = placeWordProblem(item);
+        if (problem) ctx.addIssue({ code: "custom", message: `"${item.slice(0, 40)}" ${problem}` });
+      }
+    })
+    .optional()
+    .meta({ pattern: placeListPattern() });
+
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
-  provider: z.string().optional().meta({ description: "Provider id filter" }),
-  category: z.string().optional().meta({ description: "Category id filter" }),
+  provider: shaped(FILTER_VALUE_PATTERN, HOLDS_VALUE).meta({
+    description:
+      "Only these providers' services: provider ids or names, comma-separated, case-insensitive, any of them (AWS, Google Cloud, OVH → aws, gcp, ovhcloud; the names read are said in filtersRead; a list and names since 1.13.0). An unknown one is a 400 Unknown provider naming the nearest, an empty one a 400",
+    example: "aws,Google Cloud",
+  }),
+  category: shaped(FILTER_VALUE_PATTERN, HOLDS_VALUE).meta({
+    description:
+      "Only services of these categories: category ids or names, comma-separated, case-insensitive, any of them (identity → security-identity; a list and names since 1.13.0). An unknown one is a 400 Unknown category naming the nearest, an empty one a 400",
+    example: "storage",
+  }),
   q: z.string().optional().meta({
     description:
       "Free-text search over names, aliases, tags, kinds and descriptions, in relevance order: provider words (aws, azure, gcp…) put that provider first; typos and joined or split words are understood; when no service matches every word, the closest matches (see search in the response)",
   }),
   freeTier: queryBoolean("When true, only services with a free tier (true or false, 1 or 0)"),
-  lifecycle: z
-    .enum([...LIFECYCLE_STATUSES, "active"])
-    .optional()
-    .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
-  compliance: z.string().optional().meta({
+  lifecycle: shaped(
+    wordListPattern(["active", ...LIFECYCLE_STATUSES]),
+    "must be active, preview, deprecated, sunset or retired, comma-separated",
+  ).meta({
+    description:
+      "Only services with one of these lifecycle statuses: active (no lifecycle block), preview, deprecated, sunset or retired, comma-separated, case-insensitive (a list since 1.13.0). An unknown one is a 400 naming the nearest, an empty one a 400",
+    example: "active,preview",
+  }),
+  compliance: shaped(FILTER_VALUE_PATTERN, HOLDS_VALUE).meta({
     description:
       "Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): by default those a provider's published scope list names (their own compliance), with the sources that back it in the answer's compliance.sources (since 1.10.0); those whose provider holds it provider-wide only with complianceScope=provider or all, labelled so in compliance.providerWide (since 1.12.0; 1.11.0 answered them always). The answer's compliance.counts gives both apart. Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids",
     example: "c5,hds",
   }),
-  complianceScope: z.enum(COMPLIANCE_FILTER_SCOPES).optional().meta({
+  complianceScope: shaped(wordListPattern(COMPLIANCE_FILTER_SCOPES, true), "must be one of own, provider or all").meta({
     description:
-      "With compliance: whose holding to answer. own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)",
+      "With compliance: whose holding to answer, case-insensitive (since 1.13.0). own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)",
     example: "all",
   }),
-  jurisdiction: z.string().optional().meta({
+  jurisdiction: shaped(FILTER_VALUE_PATTERN, HOLDS_VALUE).meta({
     description:
       "Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)",
     example: "EU,CH",
   }),
-  region: z.string().optional().meta({
+  region: placesShaped().meta({
     description:
       "Only services that run in one of these places, comma-separated, case-insensitive, any of them (since 1.11.0). A place is a region id of any provider (provider:region for one named like a group or country, e.g. heroku:eu), an ISO country code, EU, EEA, a vendor's multi-region or dual-region (NAM4, EUR4, gcp:US) or global (every kind since 1.12.0). \"Runs there\" is read from service-level data only (1.12.0): a regional service's own regions (ServiceDetail.placement.kind regional), a global service when global is asked or a place holds the region its vendor names for it (listed in places.global); a provider-level service, whose own regions are not known, is left out of data and listed apart in places.providerLevel. An unknown place is a 400 naming the nearest",
     example: "eu-central-1,EU",
   }),
-  country: z.string().optional().meta({
+  country: placesShaped().meta({
     description:
       "Only services that run in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), read as region= reads it (since 1.11.0); it takes every kind of place region= takes (EU, EEA, multi-regions, global; since 1.12.0), and both together must each hold the service. An unknown place is a 400 Unknown country naming the nearest",
     example: "DE,FR",
@@ -143,9 +202,9 @@ export const LifecycleQuery = z.object({
     description: `Only entries with one of these lifecycle statuses: ${LIFECYCLE_STATUSES.join(", ")}, comma-separated (status=deprecated,preview; a list since 1.12.0)`,
     example: "sunset,retired",
   }),
-  provider: z.string().optional().meta({
+  provider: shaped(FILTER_VALUE_PATTERN, HOLDS_VALUE).meta({
     description:
-      "Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)",
+      "Only these providers' entries: provider ids or names, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0; names such as Google Cloud since 1.13.0); an unknown one is a 400 Unknown provider naming the nearest, an empty one a 400",
     example: "gcp",
   }),
   ids: z
@@ -227,21 +286,40 @@ export const ApprovedServicesBody = strictBody({ approvedServiceIds }).meta({
 });
 
 /**
+ * What a place word may be, the one rule of every parameter and body that takes places (GET
+ * /v1/services region= and country=, /v1/exposure regions=, allowedLocations): at most
+ * ALLOWED_LOCATION_MAX characters of letters (Latin, accents included: Zürich, São Paulo), digits,
+ * space and : / . _ ' ( ) -, as providers write region ids (IONOS's de/fra, heroku:eu) and names
+ * (AWS's "Europe (Frankfurt)") and people write places. The reason a word is refused, worded alike on every face (issue 123); undefined when it may
+ * be a place (whether one answers to it is the vocabulary's to say).
+ */
+export const PLACE_WORD_PATTERN = "^[A-Za-z0-9\\u00C0-\\u024F][A-Za-z0-9\\u00C0-\\u024F :/._'()-]*$";
+const placeWordRule = new RegExp(PLACE_WORD_PATTERN);
+export function placeWordProblem(word: string): string | undefined {
+  if (word.length > ALLOWED_LOCATION_MAX)
+    return `is ${word.length} characters; a place is at most ${ALLOWED_LOCATION_MAX}`;
+  if (word.length < 2 || !placeWordRule.test(word))
+    return "must be a place: a region code (eu-central-1, provider:region), a country code or name (DE, Germany), a group (EU, EEA), a multi-region (EUR4), a metro (Frankfurt) or global";
+  return undefined;
+}
+
+/** One place word, refused in placeWordProblem's words: allowedLocations' items, GET /v1/places/{place}. */
+export const placeWord = () =>
+  z
+    .string()
+    .superRefine((word, ctx) => {
+      const problem = placeWordProblem(word);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    // The rule as JSON Schema keywords, so a client validating against OpenAPI agrees.
+    .meta({ minLength: 2, maxLength: ALLOWED_LOCATION_MAX, pattern: PLACE_WORD_PATTERN });
+
+/**
  * Where the policy lets resources be created (added in 1.11.0): checked against the catalogue's
  * region data by policies/locations.ts, since which codes exist is data, not schema.
  */
 export const allowedLocations = z
-  .array(
-    z
-      .string()
-      .min(2)
-      .max(ALLOWED_LOCATION_MAX)
-      // Region ids as providers write them (IONOS's de/fra, heroku:eu qualified, a name with a space).
-      .regex(
-        /^[A-Za-z0-9][A-Za-z0-9 :/._-]*$/,
-        "must be a place: a region code (eu-central-1, provider:region), a country code (DE), a group (EU, EEA), a multi-region (EUR4) or global",
-      ),
-  )
+  .array(placeWord())
   .min(1)
   .max(MAX_ALLOWED_LOCATIONS)
   .optional()

@@ -316,9 +316,26 @@ export const Pagination = z
   })
   .meta({ id: "Pagination", description: "Position within a paged result" });
 
+/** A filter value given by a name and the id it was read as (GET /v1/services, GET /v1/lifecycle; 1.13.0). */
+export const FilterRead = z
+  .object({
+    parameter: z.string().meta(d("The query parameter")),
+    given: z.string().meta(d("The value as given (AWS, Google Cloud, identity, Switzerland)")),
+    value: z.string().meta(d("The id it was read as (aws, gcp, security-identity, CH)")),
+  })
+  .meta({ id: "FilterRead", description: "A filter value read from a name (added in 1.13.0)" });
+
 export const ServiceList = z
   .object({
     data: z.array(Service).meta(d("The services on this page")),
+    filtersRead: z
+      .array(FilterRead)
+      .optional()
+      .meta(
+        d(
+          "The filter values given by a name or in another case than their id, each with the id it was read as (provider=AWS → aws); absent when every value was an id as written (added in 1.13.0)",
+        ),
+      ),
     pagination: Pagination,
     search: z
       .object({

@@ -109,6 +109,10 @@ export function searchData(catalogue: Catalogue): SearchData {
     }))
     .sort((a, b) => b.size - a.size || a.id.localeCompare(b.id));
   const groupPosition = new Map(catalogue.groups.map((group, i) => [group.id, i]));
+  // Abbreviations people type that no name holds (data/search-abbreviations.yaml): read as names.
+  const abbreviations = new Map<string, string[]>();
+  for (const { abbreviation, service } of catalogue.source.abbreviations?.abbreviations ?? [])
+    abbreviations.set(service, [...(abbreviations.get(service) ?? []), abbreviation]);
   // Only the regions a place names ship with the docs: the search data stays small.
   const placeRegions = new Set(
     (catalogue.source.searchWords?.places ?? []).flatMap((place) => (place.region ? [place.region] : [])),
@@ -131,7 +135,12 @@ export function searchData(catalogue: Catalogue): SearchData {
     docs: catalogue.services.map((service) => ({
       id: service.slug,
       provider: service.providerId,
-      names: [service.name, ...(service.shortName ? [service.shortName] : []), ...(service.aliases ?? [])],
+      names: [
+        service.name,
+        ...(service.shortName ? [service.shortName] : []),
+        ...(service.aliases ?? []),
+        ...(abbreviations.get(service.slug) ?? []),
+      ],
       tags: service.tags ?? [],
       groups: catalogue.bySlug.get(service.slug)!.groupIds.map((id) => groupPosition.get(id)!),
       category: service.category,

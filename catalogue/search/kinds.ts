@@ -17,6 +17,12 @@ export interface KindMatch {
   readonly groups: ReadonlySet<number>;
   readonly category?: string;
   readonly tag?: string;
+  /**
+   * A job done on what other services hold (search-words.yaml jobs: backup, migration…) named beside
+   * other words ("VM backup", "Backup für virtuelle Maschinen"): the job is what is asked, and its
+   * services come before those the other words name (issue 123).
+   */
+  readonly job?: boolean;
 }
 
 export class SearchKinds {
@@ -27,6 +33,8 @@ export class SearchKinds {
   private readonly kindNames: { tokens: readonly string[]; groups: ReadonlySet<number>; category?: string }[];
   /** Shared tags → the groups they name: those holding the tag's services of three or more providers ("waf"). */
   private readonly sharedTags = new Map<string, ReadonlySet<number>>();
+  /** The jobs' groups (search-words.yaml jobs) with their names' core tokens. */
+  private readonly jobs: readonly { readonly tokens: readonly string[]; readonly group: number }[];
 
   constructor(data: SearchData, tagPhrases: readonly ReadonlySet<string>[]) {
     this.data = data;
@@ -43,6 +51,10 @@ export class SearchKinds {
         category: category.id,
       })),
     ];
+    const jobIds = new Set(data.words.jobs ?? []);
+    this.jobs = data.groups.flatMap((group, i) =>
+      jobIds.has(group.id) ? [{ tokens: norm(group.name).filter((token) => !GENERIC_WORDS.has(token)), group: i }] : [],
+    );
   }
 
   /**
@@ -78,11 +90,36 @@ export class SearchKinds {
   }
 
   /**
+   * A job whose name the words hold, beside other words ("virtual machine backup"): that job,
+   * whatever the other words name. The job alone ("backup") is read as any kind is.
+   */
+  private jobIn(words: readonly string[]): KindMatch | undefined {
+    const covers = (word: string, token: string) => word === token || (word.length >= 5 && token.startsWith(word));
+    // The job whose name the words hold most of ("server migration" before "migration" alone).
+    const best = this.jobs
+      .filter(({ tokens }) => tokens.length > 0 && tokens.every((token) => words.some((word) => covers(word, token))))
+      .sort((a, b) => b.tokens.length - a.tokens.length)[0];
+    if (!best) return undefined;
+    const rest = words.filter((word) => !best.tokens.some((token) => covers(word, token)));
+    if (rest.length === 0) return undefined;
+    // A kind whose longer name holds the job's ("audit logging" of "logging") is that kind.
+    const held = (tokens: readonly string[]) => tokens.every((token) => words.some((word) => covers(word, token)));
+    const longer = this.kindNames.some(
+      ({ tokens }) =>
+        tokens.length > best.tokens.length && best.tokens.every((token) => tokens.includes(token)) && held(tokens),
+    );
+    if (longer) return undefined;
+    return { named: true, byKindName: true, whole: false, job: true, groups: new Set([best.group]) };
+  }
+
+  /**
    * The kind the words name; in a sentence ("store millions of photos" read as "store millions object
    * storage"), the kind named by its longest run of words of a kind's name (two or more), unless a
    * word outside the run names a product (`namesProduct`: "aurora serverless" asks for Aurora).
    */
   kindIn(words: readonly string[], namesProduct: (word: string) => boolean): KindMatch {
+    const job = this.jobIn(words);
+    if (job) return job;
     const found = this.kindOf(words);
     if (found.named || words.length <= 2) return found;
     const naming = words.map(namesProduct);
@@ -124,4 +161,29 @@ export class SearchKinds {
       ...(tag ? { tag } : {}),
     };
   }
+}
+
+/**
+ * A kind's answer: each provider's leader first (a member matching every word when any does, a
+ * job's leaders need not, its words being fewer; one whose own name says the kind before one only
+ * in its group), the largest portfolios first, then the rest as ranked.
+ */
+export function leadersFirst<
+  T extends {
+    readonly doc: { readonly provider: string };
+    readonly member: boolean;
+    readonly full: boolean;
+    readonly score: number;
+  },
+>(scored: readonly T[], job: boolean, saysKind: (entry: T) => boolean, size: (provider: string) => number): T[] {
+  const leaders = new Map<string, T>();
+  const anyFull = scored.some((entry) => entry.full);
+  for (const entry of scored) {
+    const leader = leaders.get(entry.doc.provider);
+    if (entry.member && (job || entry.full === anyFull) && (!leader || (!saysKind(leader) && saysKind(entry))))
+      leaders.set(entry.doc.provider, entry);
+  }
+  const first = [...leaders.values()].sort((a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score);
+  const chosen = new Set(first);
+  return [...first, ...scored.filter((entry) => !chosen.has(entry))];
 }

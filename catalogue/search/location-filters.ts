@@ -10,6 +10,7 @@ import type { Catalogue } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
 import type { ErrorTitle } from "../base/error-catalogue.ts";
 import { placesCover, resolvePlaces, UnknownPlacesError, type Place } from "../locations/places.ts";
+import { placeWordProblem } from "../schema/requests.ts";
 
 /** How a service stands in the places asked: runs there (regional), global there, may run there (provider level). */
 export type PlaceMatch = "service" | "global" | "provider-level";
@@ -21,6 +22,11 @@ export function placesOf(
   parameter: string,
   title: Extract<ErrorTitle, "Unknown region" | "Unknown country"> = "Unknown region",
 ): Place[] {
+  // The place rule of every face, refused in the words a body's allowedLocations is (issue 123).
+  for (const value of values) {
+    const problem = placeWordProblem(value.trim());
+    if (problem) throw new HttpError(400, "Invalid query", `${parameter}: "${value.trim().slice(0, 40)}" ${problem}`);
+  }
   try {
     return resolvePlaces(catalogue, values, parameter);
   } catch (error) {
@@ -70,6 +76,8 @@ export function placesAnswer(places: readonly Place[]) {
     place: place.place,
     kind: place.kind,
     ...(place.providerId ? { providerId: place.providerId } : {}),
+    ...(place.given ? { given: place.given } : {}),
+    ...(place.name ? { name: place.name } : {}),
     countries: [...place.countries],
     regions: place.regions.length,
   }));

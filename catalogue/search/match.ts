@@ -232,3 +232,12 @@ export interface OtherProductNamed {
   readonly kinds: readonly { readonly id: string; readonly name: string }[];
   readonly why: string;
 }
+
+/**
+ * How much of one core name the telling words of a query cover, and whether the query is that
+ * name exactly (every name word covered, every query word a name word).
+ */
+export function nameMatch(name: readonly string[], telling: readonly string[]): { covered: number; exact: boolean } {
+  const covered = name.filter((token) => telling.some((word) => token.startsWith(word))).length / name.length;
+  return { covered, exact: covered === 1 && telling.length > 0 && telling.every((word) => name.includes(word)) };
+}

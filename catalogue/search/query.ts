@@ -6,9 +6,10 @@ import { keyDifferences, protocolReader } from "../capabilities/capabilities.ts"
 import type { Catalogue, ServiceRecord } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../schema/index.ts";
-import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
-import { matchAll, placesAnswer, placesOf } from "./location-filters.ts";
+import { matchAll, placesAnswer } from "./location-filters.ts";
+import { readServiceFilters } from "./filter-table.ts";
+import type { ComplianceFilterScope } from "../schema/vocabulary.ts";
 import { complianceHeld, providerWideProgrammes, scopeKeeps, type ComplianceHeld } from "../compliance/compliance.ts";
 import { serviceVersionsOf } from "../versions/versions.ts";
 
@@ -24,89 +25,36 @@ export function listItems(raw: string | undefined): string[] {
   ];
 }
 
-/** `"x" (did you mean "y"?)` for each value, the nearest known one when one is near. */
-const namedValues = (values: readonly string[], known: readonly string[]) =>
-  values
-    .slice(0, 5)
-    .map((value) => {
-      const near = nearestKey(value, known);
-      return `"${value.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ""}`;
-    })
-    .join(", ");
-
-/**
- * ?compliance=: programme ids, case-insensitive, comma-separated; a service must hold every one
- * (docs/decisions.md#list-filters), named by its own scope lists, or, with complianceScope=provider
- * or all, held by its provider provider-wide (docs/decisions.md#compliance-own; issue 115). An id
- * the vocabulary lacks is a 400 listing the ids.
- */
-export function complianceFilterOf(catalogue: Catalogue, raw: string | undefined): string[] {
-  const ids = listItems(raw).map((id) => id.toLowerCase());
-  const unknown = ids.filter((id) => !catalogue.compliance.has(id));
-  if (unknown.length > 0) {
-    const known = [...catalogue.compliance.keys()];
-    throw new HttpError(
-      400,
-      "Unknown compliance programme",
-      `compliance: unknown programme${unknown.length === 1 ? "" : "s"} ${namedValues(unknown, known)}; one of ${known.join(", ")}`,
-    );
-  }
-  return ids;
-}
-
-/** The jurisdictions the catalogue records for its providers (Provider.jurisdiction), sorted. */
-export const providerJurisdictions = (catalogue: Catalogue): string[] =>
-  [
-    ...new Set(catalogue.providers.flatMap((provider) => (provider.jurisdiction ? [provider.jurisdiction] : []))),
-  ].sort();
-
-/**
- * ?jurisdiction=: head-office jurisdictions as Provider.jurisdiction records them (ISO 3166-1
- * alpha-2, EU for an EU/EEA member state), case-insensitive, comma-separated: a provider has one,
- * so a list is any of them. A value no provider has is a 400 listing those the catalogue records
- * (DE is not one: a German provider is recorded as EU).
- */
-export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefined): string[] {
-  const codes = listItems(raw).map((code) => code.toUpperCase());
-  const known = providerJurisdictions(catalogue);
-  const unknown = codes.filter((code) => !known.includes(code));
-  if (unknown.length > 0)
-    throw new HttpError(
-      400,
-      "Unknown jurisdiction",
-      `jurisdiction: ${namedValues(unknown, known)} is not a head-office jurisdiction the catalogue records; one of ${known.join(", ")} (EU/EEA member states are recorded as EU)`,
-    );
-  return codes;
-}
-
 /** ?complianceScope=, own by default; a 400 without ?compliance=, whose holding it says to answer. */
-function complianceScopeOf(query: ServicesQueryT, compliance: readonly string[]) {
-  if (query.complianceScope && compliance.length === 0)
+function complianceScopeOf(scope: ComplianceFilterScope | undefined, compliance: readonly string[]) {
+  if (scope && compliance.length === 0)
     throw new HttpError(
       400,
       "Invalid query",
-      `complianceScope applies with compliance only: it says whose holding of the programmes in compliance= to answer; give compliance too (compliance=iso-27001&complianceScope=${query.complianceScope}).`,
+      `complianceScope applies with compliance only: it says whose holding of the programmes in compliance= to answer; give compliance too (compliance=iso-27001&complianceScope=${scope}).`,
     );
-  return query.complianceScope ?? "own";
+  return scope ?? "own";
 }
 
+/**
+ * GET /v1/services: the filters read as the filter table says (search/filter-table.ts: ids and names
+ * case-insensitively, an unknown or empty value a 400), the search's ranking, the page.
+ */
 export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
-  const compliance = complianceFilterOf(catalogue, query.compliance);
-  const scope = complianceScopeOf(query, compliance);
-  const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));
-  const regions = placesOf(catalogue, listItems(query.region), "region");
-  const countries = placesOf(catalogue, listItems(query.country), "country", "Unknown country");
+  const filters = readServiceFilters(catalogue, query);
+  const { compliance, regions, countries, providers, categories, lifecycle, jurisdictions } = filters;
+  const scope = complianceScopeOf(filters.complianceScope, compliance);
   const placed = regions.length > 0 || countries.length > 0;
   const q = query.q?.trim();
   const outcome = q ? serviceSearch(catalogue).search(q) : undefined;
   const ordered = outcome ? outcome.slugs.map((slug) => catalogue.bySlug.get(slug)!.service) : catalogue.services;
   const filtered = ordered.filter(
     (service) =>
-      (!query.provider || service.providerId === query.provider) &&
-      (!query.category || service.category === query.category) &&
+      (!providers || providers.has(service.providerId)) &&
+      (!categories || categories.has(service.category)) &&
       (query.freeTier !== true || service.hasFreeTier === true) &&
-      (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
-      (jurisdictions.size === 0 ||
+      (!lifecycle || lifecycle.has(service.lifecycle?.status ?? "active")) &&
+      (!jurisdictions ||
         jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")),
   );
   const matchOf = new Map(
@@ -127,6 +75,7 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
   );
   return {
     data,
+    ...(filters.notes.length > 0 ? { filtersRead: [...filters.notes] } : {}),
     pagination: {
       page: query.page,
       limit: query.limit,

@@ -3,14 +3,12 @@
  * `/search` and the site's search box (in the browser, over `searchData()` shipped as JSON) all run
  * `ServiceSearch.search`, so every face ranks alike.
  *
- * Matching is MiniSearch's BM25 over fields with boosts, prefix and fuzzy matching (search-match.ts:
- * the services matching every word first, then, when they are few, those matching some of the words
- * by score times the share matched); what it does not know is added here, from the data alone:
+ * Matching is MiniSearch's BM25 (match.ts: every word first, then some of them by share matched);
+ * what it does not know is added here, from the data alone:
  * - sub-services (tiers, storage classes, editions) are indexed under their service ("s3 glacier");
  * - a query is first read as people ask in six languages (search-words.ts, data/search-words.yaml:
  *   phrases by Snowball stem, stop words, places, alternatives, intent words mapped to kinds); a word
- *   no one knows is read as a name's abbreviation ("secops") or respelt, when that finds as many
- *   services or more (search-spelling.ts);
+ *   no one knows is read as a name's abbreviation ("secops") or respelt (spelling.ts);
  * - names are also indexed with adjacent words joined ("route53"), and a query tried so ("dynamo db");
  * - provider words (`aws`, `google`, `ovh`…) are taken out and put that provider's matches first; a
  *   provider named beside another's product ("azure lambda") gets its own equivalents of it;
@@ -18,8 +16,8 @@
  * - a query naming a kind (a group, a category, a tag several providers use; search-kinds.ts), or
  *   a sentence with a run of such words, shows the kind's best match per provider first, the largest
  *   portfolios first, the flagship by a prior from the data;
- * - an answer with nothing says which words matched nothing and the nearest jobs; nonsense finds
- *   nothing; a product the catalogue does not list is read as its kind (search-other-products.ts).
+ * - an answer with nothing says which words matched nothing and the nearest jobs; a product the
+ *   catalogue does not list is read as its kind (other-products.ts).
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
@@ -27,12 +25,13 @@ import type { SearchResult } from "minisearch";
 import { editDistance } from "../base/edit-distance.ts";
 import type { Catalogue } from "../load/load.ts";
 import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./data.ts";
-import { SearchKinds, type KindMatch } from "./kinds.ts";
+import { leadersFirst, SearchKinds, type KindMatch } from "./kinds.ts";
 import {
   Abbreviations,
   ENOUGH,
   matchEvery,
   matchSome,
+  nameMatch,
   nearestJobs,
   providersWords,
   subServicesOf,
@@ -60,7 +59,7 @@ import {
   type ReadQuery,
 } from "./words.ts";
 
-export { normaliseTerm, stem, tokenize, type SearchOutcome };
+export { nameMatch, normaliseTerm, stem, tokenize, type SearchOutcome };
 export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./data.ts";
 
 /**
@@ -260,8 +259,13 @@ export class ServiceSearch {
         ask.named.size > 0 && product.every((slug) => !ask.named.has(this.places.docBySlug(slug).provider));
       const outside = ask.place !== undefined && product.every((slug) => !inPlace(slug));
       // "azure blob alternative": the provider named is the product's own, so any other will do.
-      if (ask.alternative || foreign || outside)
-        return this.places.inPlace(this.places.alternativesTo(product, foreign ? ask.named : undefined), ask.place);
+      if (ask.alternative || foreign || outside) {
+        const alternatives = this.places.alternativesTo(product, foreign ? ask.named : undefined);
+        const found = this.places.inPlace(alternatives, ask.place);
+        // A product with no equivalent ("Azure App Testing" read as Device Farm's "app testing"):
+        // the words' own matches, the named provider's first, rather than nothing (issue 123).
+        if (found.length > 0) return found;
+      }
     }
     return this.places.inPlace(ordered, ask.place);
   }
@@ -539,9 +543,12 @@ export class ServiceSearch {
   /** The named providers' services first, then by score; for a kind, each provider's best member first. */
   private order(scored: Scored[], named: ReadonlySet<string>, { kind, telling }: Reading): Scored[] {
     const size = (provider: string) => this.providerSize.get(provider) ?? 0;
+    // A job named beside what it acts on ("VM backup"): the job's services first, whatever else matches every word.
+    const doesJob = (entry: Scored) => kind.job === true && entry.doc.groups.some((g) => kind.groups.has(g));
     scored.sort(
       (a, b) =>
         Number(named.has(b.doc.provider)) - Number(named.has(a.doc.provider)) ||
+        Number(doesJob(b)) - Number(doesJob(a)) ||
         // Services matching every word before those matching some.
         Number(b.full) - Number(a.full) ||
         // Among services a query names exactly, the largest portfolio first (every provider's "Object Storage").
@@ -559,29 +566,8 @@ export class ServiceSearch {
     const saysKind = (entry: Scored) =>
       telling.every((word) => this.nameWords[entry.i]!.has(word)) ||
       (!kind.byKindName && kind.tag !== undefined && this.tagPhrases[entry.i]!.has(kind.tag) && memberOfGroup(entry));
-    const leaders = new Map<string, Scored>();
-    const anyFull = scored.some((entry) => entry.full);
-    for (const entry of scored) {
-      const leader = leaders.get(entry.doc.provider);
-      // Leaders match every word when any service does.
-      if (entry.member && entry.full === anyFull && (!leader || (!saysKind(leader) && saysKind(entry))))
-        leaders.set(entry.doc.provider, entry);
-    }
-    const first = [...leaders.values()].sort(
-      (a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score,
-    );
-    const chosen = new Set(first);
-    return [...first, ...scored.filter((entry) => !chosen.has(entry))];
+    return leadersFirst(scored, kind.job === true, saysKind, size);
   }
-}
-
-/**
- * How much of one core name the telling words of a query cover, and whether the query is that
- * name exactly (every name word covered, every query word a name word).
- */
-export function nameMatch(name: readonly string[], telling: readonly string[]): { covered: number; exact: boolean } {
-  const covered = name.filter((token) => telling.some((word) => token.startsWith(word))).length / name.length;
-  return { covered, exact: covered === 1 && telling.length > 0 && telling.every((word) => name.includes(word)) };
 }
 
 const searches = new WeakMap<Catalogue, ServiceSearch>();

@@ -67,6 +67,8 @@ export interface SearchWords {
   readonly places: readonly (readonly [readonly string[], Place])[];
   /** [phrase tokens, what it means as tokens], longest phrases first. */
   readonly phrases: readonly (readonly [readonly string[], readonly string[]])[];
+  /** Equivalence group ids that are a job done on what other services hold (backup, migration): absent in older indexes. */
+  readonly jobs?: readonly string[];
 }
 
 export const NO_SEARCH_WORDS: SearchWords = { stopWords: [], alternativeWords: [], places: [], phrases: [] };
@@ -138,6 +140,7 @@ export function compileSearchWords(file: SearchWordsFileT | undefined): SearchWo
       )
       .sort((a, b) => b[0].length - a[0].length),
     phrases,
+    ...(file.jobs ? { jobs: [...file.jobs] } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import { TemplateReader } from "../threads/reader.ts";
 import type { Slots } from "../threads/slots.ts";
 import { uploadSlots } from "../upload-gate.ts";
 import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
+import { isHttpError } from "../../catalogue/base/problem.ts";
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -241,7 +242,8 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, "text request failed");
     if (status === 500) return replies.error(request, reply, 500, "Internal server error", "Something went wrong.");
-    const title = titleOfStatus(status);
+    // The refusal's own title where it has one (Unknown provider), as the API says it; else the status's.
+    const title = isHttpError(error) && error.statusCode === status ? error.title : titleOfStatus(status);
     // The API's wording of the same refusal (a body over the limit says what the limit is).
     const { details = "The request could not be understood." } = toErrorBody(error, request.routeOptions.bodyLimit);
     return replies.error<ErrorTitle>(request, reply, ERRORS[title].status, title, details);

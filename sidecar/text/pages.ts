@@ -15,6 +15,7 @@ import { isHttpError } from "../../catalogue/base/problem.ts";
 import type { Doc } from "../../catalogue/format/doc.ts";
 import { comparePage, lifecyclePage, savedListPage as savedListDoc } from "../../catalogue/render/pages.ts";
 import { textPageFor, textPages } from "../../catalogue/outputs/pages.ts";
+import { readLifecycleFilters, textFilterNames } from "../../catalogue/search/filter-table.ts";
 import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
@@ -90,8 +91,8 @@ export function savedListBody(
   return { status: 200, body: render(savedListDoc(catalogue, list, undefined, apiUrl), rendering, width) };
 }
 
-/** ?within=90 (or 90d), status, provider, kind: the API's lifecycle query. */
-const LIFECYCLE_KEYS = ["within", "status", "provider", "kind"] as const;
+/** ?within=90 (or 90d), status, provider, ids, kind: the API's lifecycle query, as the filter table has it. */
+const LIFECYCLE_KEYS = textFilterNames("lifecycle");
 
 /** Each catalogue's text pages, by the API URL they name (the build's: dist/text; none in tests). */
 const docsByCatalogue = new WeakMap<Catalogue, Map<string, Map<string, () => Doc>>>();
@@ -184,16 +185,13 @@ export function filteredLifecycleBody(
     apiUrl,
   }: Shape & { query: Record<string, unknown>; now: number; apiUrl?: string | undefined },
 ): Computed {
-  const parsed = LifecycleQuery.safeParse({
-    within: query.within,
-    status: query.status,
-    provider: query.provider,
-    kind: query.kind,
-  });
-  if (!parsed.success) return { status: 400, title: "Bad request", detail: issueDetails(parsed.error.issues, "query") };
+  const parsed = LifecycleQuery.safeParse(Object.fromEntries(LIFECYCLE_KEYS.map((key) => [key, query[key]])));
+  if (!parsed.success)
+    return { status: 400, title: "Invalid query", detail: issueDetails(parsed.error.issues, "query") };
   let filter;
   try {
-    filter = lifecycleFilterOf(catalogue, parsed.data);
+    const read = readLifecycleFilters(catalogue, parsed.data);
+    filter = lifecycleFilterOf(catalogue, read.query, read.slugs);
   } catch (error) {
     if (!isHttpError(error)) throw error;
     return { status: error.statusCode, title: error.title, detail: error.details ?? "" };

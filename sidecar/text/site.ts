@@ -22,9 +22,14 @@ import {
   listParam,
   matrixRequest,
   searchHref,
+  searchAsks,
   searchRequest,
+  SEARCH_PAGE_PARAMETERS,
+  FORM_MARKER,
+  formParams,
 } from "../../catalogue/outputs/page-requests.ts";
-import { HttpError } from "../../catalogue/base/problem.ts";
+import { HttpError, isHttpError } from "../../catalogue/base/problem.ts";
+import { textFilterNames } from "../../catalogue/search/filter-table.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/format/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc, equivalentsPath } from "../../catalogue/render/equivalents.ts";
 import {
@@ -61,7 +66,7 @@ function sitePage(c: TextContext, request: FastifyRequest, reply: FastifyReply, 
 
 function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchRequest>): Doc {
   const { query, found, hint, didYouMean, page, pages, filters } = request;
-  if (!query && !filters.compliance)
+  if (!searchAsks(request))
     return {
       title: "Search",
       blocks: [
@@ -82,10 +87,12 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
   ]);
   const title = query
     ? `Search: ${query}`
-    : `Compliance: ${programmeNames(
-        catalogue,
-        found.compliance!.programmes!.map((p) => p.id),
-      )}`;
+    : found.compliance
+      ? `Compliance: ${programmeNames(
+          catalogue,
+          found.compliance.programmes!.map((p) => p.id),
+        )}`
+      : "Search";
   const { total } = found.pagination;
   const pager: Inline[] = [
     ...(page > 1 ? [link("Previous page", searchHref(query, filters, page - 1))] : []),
@@ -197,8 +204,15 @@ function deadEnd(catalogue: Catalogue, found: ReturnType<typeof searchRequest>["
 
 /** /search's answer outside HTML (or in HTML without the site): the results in the rendering. */
 export function searchBody(catalogue: Catalogue, { query, rendering, width }: Shape & { query: string }): Computed {
-  const doc = searchDoc(catalogue, searchRequest(catalogue, new URLSearchParams(query)));
-  return { status: 200, body: render(doc, rendering, width) };
+  let request;
+  try {
+    request = searchRequest(catalogue, new URLSearchParams(query));
+  } catch (error) {
+    // The API's refusal, with its own title (Unknown provider, Unknown region, Invalid query).
+    if (!isHttpError(error)) throw error;
+    return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
+  }
+  return { status: 200, body: render(searchDoc(catalogue, request), rendering, width) };
 }
 
 /** GET /search?q=…: the site's search page with the results in HTML, else the results as text. */
@@ -209,18 +223,22 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
   // Without the site's renderer (a mirror), the built search page, whose script searches; a query's
   // results are written as text so that they read without JavaScript too.
   const asked = searchParams(request);
-  if (rendering === "html" && !asked.get("q")?.trim() && !asked.get("compliance")?.trim())
+  const filtered = [...formParams(asked)].some(([name]) => !SEARCH_PAGE_PARAMETERS.includes(name) && name !== "q");
+  if (rendering === "html" && !asked.get("q")?.trim() && !filtered)
     if (await c.replies.site(request, reply, "search/index.html")) return reply;
+  // Every parameter but the rendering's, in one order: the page reads each as the API does, and
+  // refuses one it does not take (the filter table, catalogue/search/filter-table.ts).
   const query = normalisedQuery(request, [
-    "q",
-    "provider",
-    "category",
-    "lifecycle",
-    "region",
-    "country",
-    "compliance",
-    "complianceScope",
-    "page",
+    ...textFilterNames("services"),
+    "sort",
+    "dir",
+    FORM_MARKER.name,
+    ...[...new Set(asked.keys())].filter(
+      (name) =>
+        !textFilterNames("services").includes(name) &&
+        !SEARCH_PAGE_PARAMETERS.includes(name) &&
+        name !== FORM_MARKER.name,
+    ),
   ]);
   const computed = await c.computed.text(
     { name: "search", input: { query, rendering, width: widthOf(request) } },
@@ -266,8 +284,14 @@ export function equivalentsBody(
   catalogue: Catalogue,
   { query, rendering, width }: Shape & { query: string },
 ): Computed {
-  const { providers, category } = matrixRequest(new URLSearchParams(query));
-  return { status: 200, body: render(equivalentsDoc(catalogue, providers, category), rendering, width) };
+  let asked;
+  try {
+    asked = matrixRequest(catalogue, new URLSearchParams(query));
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
+  }
+  return { status: 200, body: render(equivalentsDoc(catalogue, asked.providers, asked.category), rendering, width) };
 }
 
 /** One kind of service, each provider's members; 404 for a kind there is not. */

@@ -234,7 +234,8 @@ describe("GET /v1/services?compliance=", () => {
     const response = await app.inject("/v1/services?compliance=secnum");
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: "Unknown compliance programme" });
-    expect(response.json().details).toMatch(/unknown programme "secnum".*secnumcloud/);
+    // Every filter's wording since issue 123: the value, its nearest ids, the vocabulary.
+    expect(response.json().details).toMatch(/"secnum" \(nearest: secnumcloud\) is no programme the catalogue knows/);
     expect((await app.inject("/v1/services?compliance=c5")).statusCode).toBe(200);
   });
 });

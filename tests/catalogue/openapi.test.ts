@@ -12,6 +12,7 @@ const CONTRACT_ENDPOINTS = [
   "GET /v1/services/{slug}",
   "GET /v1/equivalents",
   "GET /v1/equivalents/{id}",
+  "GET /v1/places/{place}",
   "GET /v1/compare",
   "GET /v1/exposure",
   "POST /v1/policies/alpha-scp",

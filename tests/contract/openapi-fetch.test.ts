@@ -58,6 +58,7 @@ describe("a strict openapi-fetch client generated from the OpenAPI document", ()
       ["service", client.GET("/v1/services/{slug}", { params: { path: { slug: "aws-s3" } } })],
       ["equivalents", client.GET("/v1/equivalents")],
       ["group", client.GET("/v1/equivalents/{id}", { params: { path: { id: "object-storage" } } })],
+      ["place", client.GET("/v1/places/{place}", { params: { path: { place: "Frankfurt" } } })],
       ["lifecycle", client.GET("/v1/lifecycle", { params: { query: { within: "90d", provider: "gcp" } } })],
       ["lifecycle.atom", client.GET("/v1/lifecycle.atom", { parseAs: "text" })],
       ["lifecycle.ics", client.GET("/v1/lifecycle.ics", { parseAs: "text" })],

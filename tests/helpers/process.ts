@@ -18,6 +18,8 @@ const START_SCRIPT = (
 
 /** Node's arguments as `npm start` gives them: package.json's start flags, then the script. */
 export const START_ARGS: readonly string[] = [...START_SCRIPT.filter((word) => word.startsWith("--")), START];
+/** Node's flags as `npm start` gives them (its heap and allocator tuning): the fault suites' servers run so. */
+const START_FLAGS = START_ARGS.slice(0, -1);
 
 /** The environment `npm start` sets before `node` (NAME=value words, e.g. the malloc tuning). */
 export const START_ENV: Readonly<Record<string, string>> = Object.fromEntries(
@@ -72,7 +74,10 @@ export async function spawnServer(overrides: Record<string, string>, startMs = 2
   const catalogue: Record<string, string> =
     overrides.DIST_DIR || overrides.CATALOGUE_DATA_DIR || !built ? {} : { DIST_DIR: built };
   const { port, textPort, env } = await serverEnv({ ...catalogue, ...overrides });
-  const child = spawn(process.execPath, [SERVER], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...START_FLAGS, SERVER], {
+    env: { ...START_ENV, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const api = `http://127.0.0.1:${port}`;

@@ -202,9 +202,14 @@ export const INVALID: readonly ToolCase[] = [
   { tool: "exposure_scorecard", args: { ids: ["nope"] }, api: { url: "/v1/exposure?ids=nope" } },
   { tool: "lifecycle_upcoming", args: { withinDays: 4000 }, says: /withinDays/ },
   // The API's words point to GET /v1/providers; a tool's error lists the ids instead.
-  { tool: "lifecycle_upcoming", args: { provider: "nope" }, says: /use one of these ids: .*\baws\b.*\bovhcloud\b/ },
-  { tool: "search_services", args: { provider: "nope" }, says: /use one of these ids: .*\baws\b/ },
-  { tool: "search_services", args: { category: "nope" }, says: /use one of these ids: .*\bstorage\b/ },
+  // The filters' one wording (issue 123): the value, its nearest, the vocabulary's ids.
+  {
+    tool: "lifecycle_upcoming",
+    args: { provider: "nope" },
+    says: /is no provider the catalogue knows.*\baws\b.*\bovhcloud\b/,
+  },
+  { tool: "search_services", args: { provider: "nope" }, says: /is no provider the catalogue knows.*\baws\b/ },
+  { tool: "search_services", args: { category: "nope" }, says: /is no category the catalogue knows.*\bstorage\b/ },
   { tool: "search_services", args: { providerId: "aws" }, says: /"providerId" \(did you mean "provider"\?\)/ },
   { tool: "get_service", args: { slug: "aws-s3", extra: 1 }, says: /Unknown argument "extra"/ },
   // Issue 101: `id` is the slug, not "equivalentsProviders"; a comma-separated string is told what to send, once.

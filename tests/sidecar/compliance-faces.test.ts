@@ -137,10 +137,11 @@ describe("the compliance filter on every face", () => {
     expect(slugs.length).toBeGreaterThan(5);
     expect(response.body).toContain(`${slugs.length} services match`);
     expect(response.body).toContain("; provider-wide: BSI C5 (Germany)");
-    // An unknown programme is named, not an error page; the rest of the search stands.
+    // An unknown programme is the API's 400, on this face too (issue 123: one filter, one refusal).
     const unknown = await app.inject({ url: "/search?q=storage&compliance=nope", headers: { accept: "text/plain" } });
-    expect(unknown.statusCode).toBe(200);
-    expect(unknown.body).toContain("Not a compliance programme the catalogue knows: nope.");
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain("Unknown compliance programme");
+    expect(unknown.body).toContain('"nope"');
   });
 
   it("site: the search box's index, read by the same rule, keeps the services the API lists", () => {

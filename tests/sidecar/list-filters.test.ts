@@ -43,8 +43,11 @@ describe("GET /v1/services?jurisdiction=", () => {
     expect(await total("jurisdiction=eu")).toBe(eu);
     expect(await total("jurisdiction=eu,%20Ch")).toBe(eu + ch);
     expect(await total("jurisdiction=EU,CH,eu")).toBe(eu + ch);
-    // Empty: no filter, as before.
-    expect(await total("jurisdiction=")).toBe(catalogue.services.length);
+    // Names read as codes (issue 123): Switzerland is CH, European Union is EU.
+    expect(await total("jurisdiction=Switzerland")).toBe(ch);
+    expect(await total("jurisdiction=European%20Union")).toBe(eu);
+    // Empty: a 400 since issue 123, never the unfiltered listing.
+    expect((await app.inject("/v1/services?jurisdiction=")).statusCode).toBe(400);
     // It combines with the other filters.
     expect(await total("jurisdiction=EU&provider=aws")).toBe(0);
   });
@@ -56,8 +59,9 @@ describe("GET /v1/services?jurisdiction=", () => {
     expect(response.json()).toEqual({
       error: "Unknown jurisdiction",
       status: 400,
+      // Every filter's wording since issue 123: the value, its nearest (EU for a member state), the vocabulary.
       details:
-        'jurisdiction: "DE" is not a head-office jurisdiction the catalogue records; one of CH, CN, EU, JP, KR, SG, US (EU/EEA member states are recorded as EU)',
+        'jurisdiction: "DE" (nearest: EU, CH, CN) is no jurisdiction the catalogue knows; ids and names are read case-insensitively (jurisdictions: CH, CN, EU, JP, KR, SG, US); a head office in an EU/EEA member state is recorded as EU',
     });
   });
 });
@@ -118,7 +122,7 @@ describe("GET /v1/services?compliance= as a list", () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: "Unknown compliance programme", status: 400 });
     expect(response.json().details).toMatch(
-      /^compliance: unknown programme "secnum" \(did you mean "secnumcloud"\?\); one of .*\bc5\b/,
+      /^compliance: "secnum" \(nearest: secnumcloud\) is no programme the catalogue knows; .*\bc5\b/,
     );
   });
 });

@@ -61,7 +61,7 @@ describe("the heavy thread made ready by a browser on the site", () => {
     expect(page.headers["content-type"]).toContain("text/html");
     expect(worker.running).toBe(true);
     const matrix = await app.inject({
-      url: "/equivalents/?providers=aws,gcp&category=storage",
+      url: "/equivalents/?providers=aws,ovhcloud&category=storage",
       headers: { accept: "text/html" },
     });
     expect(matrix.statusCode).toBe(200);

@@ -89,14 +89,21 @@ describe("the text host's /equivalents", () => {
       expect((await app.inject({ url, headers: { accept: "text/markdown" } })).statusCode, url).toBe(200);
   });
 
-  it("takes columns and a category from the URL, names unknown providers, and renders one kind", async () => {
+  it("takes columns and a category from the URL by id or name, refuses an unknown provider, and renders one kind", async () => {
     const { app } = await textApp();
     const chosen = await app.inject({
-      url: "/equivalents?providers=ovhcloud,nope&category=storage",
+      url: "/equivalents?providers=OVH&category=Storage",
       headers: { accept: "text/markdown" },
     });
     expect(chosen.body).toMatch(/\| Kind \| OVHcloud \|\n/);
-    expect(chosen.body).toContain("Unknown provider ids left out: nope.");
+    // Issue 123: an unknown provider is the filters' 400, never a column left out in silence.
+    const unknown = await app.inject({
+      url: "/equivalents?providers=ovhcloud,nope&category=storage",
+      headers: { accept: "text/markdown" },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain("Unknown provider");
+    expect(unknown.body).toContain('"nope"');
     expect(chosen.body).toContain("[Object storage](/equivalents/object-storage)");
     expect(chosen.body).not.toContain("Managed Kubernetes](/equivalents/");
     const one = await app.inject({ url: "/equivalents/object-storage", headers: { accept: "text/markdown" } });

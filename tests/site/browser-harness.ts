@@ -20,7 +20,11 @@ export const WIDTHS = [
   { name: "desktop", width: 1200, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-export type Width = (typeof WIDTHS)[number];
+export interface Width {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+}
 
 export type TestPage = Page & { errors: string[] };
 

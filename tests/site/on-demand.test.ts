@@ -116,7 +116,10 @@ describe("the site's pages rendered on demand by the text host", () => {
     const found = squeeze((await text.inject({ url: "/search?q=lambda", headers: HTML })).body);
     expect(found).toMatch(/<input[^>]*id="search-q"[^>]*value="lambda"/);
     expect(found).toMatch(/data-search-status[^>]*>1 result<\/h2>/);
-    expect(found).toMatch(/data-search-results[^>]*><li><a href="\/aws\/lambda">AWS Lambda<\/a>/);
+    // A table row: the pick box, then the service's link (issue 126: the search page is a table).
+    expect(found).toMatch(
+      /<tr data-slug="aws-lambda"><td class="pick"><input[^>]*value="aws-lambda"[^>]*><\/td><td><a href="\/aws\/lambda">AWS Lambda<\/a>/,
+    );
     const none = squeeze((await text.inject({ url: "/search?q=xyzzyqwerty", headers: HTML })).body);
     expect(none).toMatch(/data-search-status[^>]*>No results<\/h2>/);
     expect(none).toMatch(
@@ -130,6 +133,41 @@ describe("the site's pages rendered on demand by the text host", () => {
     const filtered = squeeze((await text.inject({ url: "/search?q=storage&provider=ovhcloud", headers: HTML })).body);
     expect(filtered).toMatch(/<option value="ovhcloud" selected[^>]*>/);
     expect(filtered).not.toContain('href="/aws/s3"');
+  });
+
+  it("renders /search as a table people work in: filters of the filter table, sortable columns, picks (issue 126)", async () => {
+    const page = squeeze((await text.inject({ url: "/search?q=storage&sort=service&dir=desc", headers: HTML })).body);
+    // The form: every control of the filter table's site rows, sending the API's parameters.
+    for (const name of ["provider", "category", "lifecycle", "compliance", "complianceScope", "jurisdiction"])
+      expect(page, name).toMatch(new RegExp(`<select name="${name}" data-search-filter="${name}"`));
+    expect(page).toMatch(/<input[^>]*name="region"[^>]*list="search-region-places"/);
+    expect(page).toMatch(/<input type="checkbox" name="freeTier" value="true"/);
+    expect(page).toMatch(/<input type="hidden" name="via" value="form">/);
+    // A name given is the id the form shows.
+    const named = squeeze((await text.inject({ url: "/search?q=storage&provider=OVH", headers: HTML })).body);
+    expect(named).toMatch(/<option value="ovhcloud" selected[^>]*>/);
+    // Columns sorted by the URL, each header a link to its sort.
+    expect(page).toMatch(
+      /<th scope="col" aria-sort="descending" data-sort="service"><a href="\/search\/\?q=storage&amp;sort=service&amp;dir=asc">Service<\/a>/,
+    );
+    const names = [...page.matchAll(/<td class="pick">.*?<\/td><td><a href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual([...names].sort((a, b) => b.localeCompare(a, "en", { numeric: true })));
+    // Picks go to a comparison, or to the list builder, without JavaScript.
+    expect(page).toMatch(/<form action="\/compare\/" method="get" class="search-picks"/);
+    expect(page).toMatch(/<button type="submit" class="secondary" formaction="\/list\/"/);
+    // The form's untouched fields are not filters; a URL's empty one is the API's 400, said on the page.
+    const fromForm = await text.inject({
+      url: "/search?via=form&q=storage&provider=&region=&lifecycle=",
+      headers: HTML,
+    });
+    expect(fromForm.statusCode).toBe(200);
+    const empty = await text.inject({ url: "/search?q=storage&region=", headers: HTML });
+    expect(empty.statusCode).toBe(400);
+    expect(squeeze(empty.body)).toMatch(/data-search-status[^>]*>400 Invalid query<\/h2>/);
+    const unknown = await text.inject({ url: "/search?q=storage&provider=nope", headers: HTML });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain("Unknown provider");
   });
 
   it("renders the matrix with the chosen columns ticked and alone in the page, other categories hidden", async () => {

@@ -46,6 +46,7 @@ const PAGES: readonly (readonly [string, string])[] = [
   ["/category/storage/", "Storage"],
   ["/search/?q=alternative+to+Snowflake", "Snowflake is not in the catalogue; shown instead, the services of its kind"],
   ["/search/?q=xyzzyqwerty", "the catalogue does not know what that is"],
+  ["/search/?q=kubernetes&sort=provider&dir=asc", "Azure Kubernetes Service"],
   ["/compare/aws-s3,azure-blob-storage", "Azure Blob Storage"],
   ["/equivalents/", "Equivalents"],
   ["/equivalents/data-warehouse", "Data warehouses"],
@@ -88,6 +89,41 @@ describe.skipIf(!w3m || !lynx)("the site in w3m and lynx, without JavaScript", (
       for (const control of JS_ONLY_TEXTS) expect(text, `${path} shows "${control}"`).not.toContain(control);
     },
   );
+
+  // Issue 126: the search page is a table people work in, without script too.
+  it("the search table in w3m: the form as a browser submits it, a header's sort, the picked rows compared", async () => {
+    const html = await (await fetch(`${stack.textUrl}/search/?q=kafka`, { headers: { accept: "text/html" } })).text();
+    const start = /<form\b[^>]*data-search-form[^>]*>/.exec(html)!.index;
+    const form = html.slice(start, html.indexOf("</form>", start));
+    // Every field of the form, as a browser sends it: the untouched ones empty, jurisdiction chosen.
+    const fields = [...form.matchAll(/<(?:input|select)\b[^>]*\bname="([^"]+)"[^>]*>/g)]
+      .filter((match) => !/type="checkbox"/.test(match[0]))
+      .map((match) => {
+        const name = match[1]!;
+        const value = /type="hidden"/.test(match[0]) ? (/value="([^"]*)"/.exec(match[0])?.[1] ?? "") : "";
+        return [name, name === "q" ? "kafka" : name === "jurisdiction" ? "EU" : value] as [string, string];
+      });
+    expect(fields.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["via", "q", "provider", "jurisdiction", "region"]),
+    );
+    const filtered = await dump(`/search/?${new URLSearchParams(fields)}`);
+    expect(filtered).toContain("Apache Kafka");
+    expect(filtered).not.toMatch(/Amazon Managed Streaming|Azure Event Hubs|Google Cloud Managed Service/);
+    // A header's link sorts on the server: by provider, then the other way.
+    const sorted = await (
+      await fetch(`${stack.textUrl}/search/?q=kafka&sort=provider&dir=desc`, { headers: { accept: "text/html" } })
+    ).text();
+    const providers = [
+      ...sorted.matchAll(/<tr data-slug="[^"]+">[\s\S]*?<\/td>\s*<td>[\s\S]*?<\/td>\s*<td>([^<]+)<\/td>/g),
+    ].map((match) => match[1]!);
+    expect(providers.length).toBeGreaterThan(5);
+    expect(providers).toEqual([...providers].sort((a, b) => b.localeCompare(a, "en")));
+    expect(await dump("/search/?q=kafka&sort=provider&dir=desc")).toContain("Provider");
+    // The picked rows, as the compare form sends them (ids=a&ids=b), compared without script.
+    const compared = await dump("/compare/?ids=aws-msk&ids=azure-event-hubs");
+    expect(compared).toContain("Amazon Managed Streaming for Apache Kafka");
+    expect(compared).toContain("Azure Event Hubs");
+  });
 
   it("the exit planner's plain form, submitted over HTTP as a browser does, answers the plan", async () => {
     const html = await (await fetch(`${stack.textUrl}/list/exit/`, { headers: { accept: "text/html" } })).text();

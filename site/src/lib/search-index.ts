@@ -16,6 +16,8 @@ export interface SiteSearchIndex {
   readonly paths: readonly string[];
   /** Per service (search.docs order): its lifecycle as the text host labels it ("active", "sunset 2027-03-31"). */
   readonly lifecycle: readonly string[];
+  /** Per service (search.docs order), one character: "1" when it has a free tier, else "0" (the freeTier filter). */
+  readonly freeTier?: string;
   /**
    * The compliance filter's inputs, read by the one rule (catalogue/compliance/compliance.ts): per
    * service (search.docs order) its own programmes, space-separated; per provider what it holds and
@@ -34,6 +36,7 @@ export function siteSearchIndex(catalogue: Catalogue): SiteSearchIndex {
     providerNames: Object.fromEntries(catalogue.providers.map((provider) => [provider.id, provider.shortName])),
     paths: catalogue.services.map((service) => servicePath(service)),
     lifecycle: catalogue.services.map((service) => lifecycleLabel(service.lifecycle)),
+    freeTier: catalogue.services.map((service) => (service.hasFreeTier ? "1" : "0")).join(""),
     compliance: {
       own: catalogue.services.map((service) => (service.compliance ?? []).join(" ")),
       providers: Object.fromEntries(

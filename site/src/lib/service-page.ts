@@ -5,6 +5,7 @@
  */
 import { MAX_TEXT_COMPARE_SHOWN } from "../../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../../catalogue/load/load.ts";
+import { closestEquivalents } from "../../../catalogue/equivalence/equivalents.ts";
 
 /** Providers most people compare against; their equivalents are compared by default. */
 const DEFAULT_COMPARE_PROVIDERS = ["aws", "azure", "gcp"];
@@ -21,22 +22,14 @@ export function servicePageFacts(catalogue: Catalogue, slug: string) {
   const portfolio = new Map<string, number>();
   for (const other of catalogue.services) portfolio.set(other.providerId, (portfolio.get(other.providerId) ?? 0) + 1);
   const largest = Math.max(...portfolio.values());
-  const prominence = (other: string) => {
-    const found = catalogue.bySlug.get(other)!;
-    return portfolio.get(found.service.providerId)! * 1000 + found.equivalentSlugs.length;
-  };
   const weight = String(Math.round((6 + (4 * portfolio.get(service.providerId)!) / largest) * 10) / 10);
   const kinds = record.groupIds.map((id) => ({ name: catalogue.groups.find((g) => g.id === id)!.name, weight }));
-  // Compare with the big three's equivalents when there are any, else the most prominent ones;
-  // never with the service itself. One a provider, open services first: S3 rather than Glacier
-  // (closed to new customers) for Blob Storage, which shares both object and archive groups.
-  const closed = (other: string) => {
-    const status = catalogue.bySlug.get(other)!.service.lifecycle?.status;
-    return status !== undefined && status !== "preview";
-  };
-  const ranked = [...record.equivalentSlugs].sort(
-    (a, b) => Number(closed(a)) - Number(closed(b)) || prominence(b) - prominence(a),
-  );
+  // Compare with the big three's closest equivalents when there are any, else the closest ones;
+  // never with the service itself. One a provider, in the ranking the page's equivalents table
+  // shows (catalogue/equivalence/equivalents.ts closestEquivalents): Event Hubs and Managed Kafka
+  // for MSK, which still speak Kafka, not HDInsight; S3 rather than Glacier (closed to new
+  // customers) for Blob Storage, which shares both object and archive groups.
+  const ranked = closestEquivalents(catalogue, slug);
   const providerOf = (other: string) => catalogue.bySlug.get(other)!.service.providerId;
   const bigThree = ranked.filter(
     (other, i) =>

@@ -1,9 +1,13 @@
 /**
  * /search/?q=…: the one search (catalogue/search/search.ts) run in the browser over /search-index.json,
  * so the results are the API's and the text host's, in their order: when the text host has filled
- * them in, they stay as they are, and nothing is fetched until the query changes. Filters (provider, category, lifecycle) and the query live in
- * the URL; twenty results at a time ("More results"); focus moves to the results after a search.
- * Pagefind is the second tier: pages whose text matches, other than the services listed.
+ * them in, they stay as they are, and nothing is fetched until the query changes. The filters the
+ * index holds (provider, category, lifecycle, free tier, compliance, jurisdiction) are applied here;
+ * a place (region=, country=) is the server's to read, so the form is sent. Filters, the query and the
+ * sort live in the URL; twenty results at a time ("More results"); focus moves to the results after a
+ * search. The rows are a table (search-rows.ts): columns sort in place, and picked rows go to a
+ * comparison or into this browser's list. Pagefind is the second tier: pages whose text matches,
+ * other than the services listed.
  */
 import type { ServiceSearch } from "../../../catalogue/search/search.ts";
 import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/base/limits.ts";
@@ -17,6 +21,7 @@ import {
   scopeKeeps,
 } from "../../../catalogue/compliance/compliance.ts";
 import { complianceHeldAt, ownAt } from "../lib/search-compliance.ts";
+import { applySort, jurisdictionOf, resultRow, wireRows } from "./search-rows.ts";
 import type { ComplianceFilterScope } from "../../../catalogue/schema/vocabulary.ts";
 
 interface PageData {
@@ -35,7 +40,9 @@ const form = document.querySelector<HTMLFormElement>("[data-search-form]")!;
 const input = form.querySelector<HTMLInputElement>('input[name="q"]')!;
 const heading = document.querySelector<HTMLElement>("[data-search-status]")!;
 const hint = document.querySelector<HTMLElement>("[data-search-hint]")!;
-const list = document.querySelector<HTMLOListElement>("[data-search-results]")!;
+const table = document.querySelector<HTMLTableElement>("[data-search-results]")!;
+const list = table.tBodies[0]!;
+const actions = document.querySelector<HTMLElement>("[data-search-actions]")!;
 const more = document.querySelector<HTMLButtonElement>("[data-search-more]")!;
 const respelt = document.querySelector<HTMLElement>("[data-search-respelt]")!;
 const deadEnd = document.querySelector<HTMLElement>("[data-search-dead-end]")!;
@@ -43,7 +50,9 @@ const complianceLine = document.querySelector<HTMLElement>("[data-search-complia
 const textSection = document.querySelector<HTMLElement>("[data-search-text]")!;
 const textList = document.querySelector<HTMLOListElement>("[data-search-text-results]")!;
 const textMore = document.querySelector<HTMLElement>("[data-search-text-more]")!;
-const selects = [...form.querySelectorAll<HTMLSelectElement>("[data-search-filter]")];
+const controls = [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-search-filter]")];
+/** Filters the index cannot answer (where services run): the form is sent, the text host answers. */
+const SERVER_FILTERS: ReadonlySet<string> = new Set(["region", "country", "limit"]);
 
 interface Loaded {
   readonly search: ServiceSearch;
@@ -78,36 +87,34 @@ function load(): Promise<Loaded> {
   })));
 }
 
-function item({ index }: Loaded, position: number): HTMLLIElement {
+function item({ index }: Loaded, position: number): HTMLTableRowElement {
   const doc = index.search.docs[position]!;
-  const li = document.createElement("li");
-  const a = document.createElement("a");
-  a.href = index.paths[position]!;
-  a.textContent = doc.names[0]!;
-  const meta = document.createElement("div");
-  meta.className = "muted";
   const category = index.search.categories.find((c) => c.id === doc.category)?.name ?? doc.category;
-  meta.textContent = [
-    index.providerNames[doc.provider],
+  return resultRow({
+    slug: doc.id,
+    name: doc.names[0]!,
+    path: index.paths[position]!,
+    provider: index.providerNames[doc.provider] ?? doc.provider,
     category,
-    index.lifecycle[position]!,
-    ...(matched[doc.id] ? [`matches ${matched[doc.id]}`] : []),
-    ...(heldWide[doc.id] ? [`provider-wide: ${heldWide[doc.id]}`] : []),
-  ].join(" · ");
-  li.append(a, meta);
-  if (doc.description) {
-    const p = document.createElement("p");
-    p.textContent = doc.description;
-    li.append(p);
-  }
-  return li;
+    lifecycle: index.lifecycle[position]!,
+    jurisdiction: jurisdictionOf(index, doc.provider),
+    freeTier: index.freeTier?.[position] === "1",
+    notes: [
+      ...(matched[doc.id] ? [`matches ${matched[doc.id]}`] : []),
+      ...(heldWide[doc.id] ? [`provider-wide: ${heldWide[doc.id]}`] : []),
+    ],
+    description: doc.description,
+  });
 }
 
 /** The hrefs of the results on the page. */
 const paintedHrefs = () =>
-  [...list.querySelectorAll<HTMLAnchorElement>(":scope > li > a")].map((a) => a.getAttribute("href")!);
+  [...list.querySelectorAll<HTMLAnchorElement>(":scope > tr > td:nth-child(2) > a")].map((a) =>
+    a.getAttribute("href")!,
+  );
 
 function status() {
+  actions.hidden = list.rows.length === 0;
   heading.textContent =
     results.length === 0
       ? "No results"
@@ -117,6 +124,7 @@ function status() {
 function showMore(data: Loaded, focus: boolean) {
   const items = results.slice(shown, shown + PAGE).map((position) => item(data, position));
   list.append(...items);
+  applySort(table);
   shown += items.length;
   more.hidden = shown >= results.length;
   status();
@@ -214,9 +222,19 @@ interface Asked {
 const asked = (): Asked => ({
   query: input.value.trim(),
   filters: Object.fromEntries(
-    selects.filter((select) => select.value).map((select) => [select.dataset.searchFilter!, select.value]),
+    controls.flatMap((control) => {
+      const name = control.dataset.searchFilter!;
+      if (control instanceof HTMLInputElement && control.type === "checkbox")
+        return control.checked ? [[name, "true"]] : [];
+      return control.value.trim() ? [[name, control.value.trim()]] : [];
+    }),
   ),
 });
+
+/** Whether the form asks what only the server answers: a place, or a country= carried from the URL. */
+const askedOfServer = () =>
+  Object.keys(asked().filters).some((name) => SERVER_FILTERS.has(name)) ||
+  form.querySelector('input[type="hidden"][data-search-place]') !== null;
 
 /** Every service in the catalogue's order: what a compliance filter without words lists, as the API does. */
 const everything = (data: Loaded): ReturnType<ServiceSearch["search"]> => ({
@@ -243,7 +261,9 @@ function rank(data: Loaded, { query, filters }: Asked) {
       if (
         (filters.provider && doc.provider !== filters.provider) ||
         (filters.category && doc.category !== filters.category) ||
-        (filters.lifecycle && data.index.lifecycle[position]!.split(" ")[0] !== filters.lifecycle)
+        (filters.lifecycle && data.index.lifecycle[position]!.split(" ")[0] !== filters.lifecycle) ||
+        (filters.jurisdiction && jurisdictionOf(data.index, doc.provider) !== filters.jurisdiction) ||
+        (filters.freeTier && data.index.freeTier?.[position] !== "1")
       )
         return false;
       if (asked.length === 0) return true;
@@ -292,12 +312,18 @@ async function run(focus: boolean) {
   textMore.hidden = true;
   const { query, filters } = asked();
   const url = new URL(location.href);
-  url.search = new URLSearchParams({ ...(query ? { q: query } : {}), ...filters }).toString();
+  const sorted = new URLSearchParams(location.search);
+  url.search = new URLSearchParams({
+    ...(query ? { q: query } : {}),
+    ...filters,
+    // The sort is the page's, kept across searches.
+    ...Object.fromEntries(["sort", "dir"].flatMap((key) => (sorted.get(key) ? [[key, sorted.get(key)!]] : []))),
+  }).toString();
   history.replaceState(null, "", url);
-  if (!query && !filters.compliance) {
+  if (!query && Object.keys(filters).length === 0) {
     complianceLine.hidden = true;
     list.replaceChildren();
-    list.dataset.source = "index";
+    table.dataset.source = "index";
     results = [];
     shown = 0;
     more.hidden = true;
@@ -342,36 +368,46 @@ async function run(focus: boolean) {
     showMore(data, false);
   }
   // Marks the list as final (the browser tests wait for it).
-  list.dataset.source = "index";
+  table.dataset.source = "index";
   if (focus) heading.focus();
   if (query) void pageText(query, new Set(first), id);
 }
 
 // A place filter (region=, country=) is answered by the server: the index knows no placements.
-const placed = form.querySelector("[data-search-place]") !== null;
 form.addEventListener("submit", (event) => {
-  if (placed) return;
+  if (askedOfServer()) return;
   event.preventDefault();
   void run(true);
 });
 form.addEventListener("change", (event) => {
   if (!(event.target as HTMLElement).matches("[data-search-filter]")) return;
-  if (placed) form.requestSubmit();
+  if (askedOfServer()) form.requestSubmit();
   else void run(false);
 });
 const params = new URLSearchParams(location.search);
 input.value = params.get("q") ?? input.value;
-for (const select of selects) select.value = params.get(select.dataset.searchFilter!) ?? "";
+// The text host wrote the controls as it read the URL (names as ids: provider=AWS as aws): they
+// stand; the URL fills only what the page left empty (a prerendered page arrived at with a query).
+for (const control of controls) {
+  const value = params.get(control.dataset.searchFilter!);
+  if (value === null || (control instanceof HTMLInputElement && control.type === "checkbox")) continue;
+  if (
+    !control.value &&
+    (!(control instanceof HTMLSelectElement) || [...control.options].some((o) => o.value === value))
+  )
+    control.value = value;
+}
 const arrived = asked();
+wireRows(table);
 
 more.addEventListener(
   "click",
   () =>
     void load().then((data) => {
       // The text host's first page: rank what it asked, the same search, to go on from there.
-      if (list.dataset.source === "server") {
+      if (table.dataset.source === "server") {
         rank(data, arrived);
-        list.dataset.source = "index";
+        table.dataset.source = "index";
       }
       showMore(data, true);
     }),
@@ -381,15 +417,15 @@ textMore.querySelector("button")!.addEventListener("click", () => {
   void pageText(arrived.query, new Set(paintedHrefs()), run_id);
 });
 
-if (list.hasAttribute("data-painted") && (arrived.query || arrived.filters.compliance)) {
+if (table.hasAttribute("data-painted") && (arrived.query || Object.keys(arrived.filters).length > 0)) {
   // The text host painted these results (the page rendered on demand for ?q=): they stand, and
   // neither index is fetched until the query changes, "More results" or the page-text search.
-  shown = list.children.length;
-  list.dataset.source = "server";
+  shown = list.rows.length;
+  table.dataset.source = "server";
   heading.focus();
   // No dead end: with no service found, the pages' text is searched at once, inline.
   if (shown === 0 && arrived.query) void pageText(arrived.query, new Set(), run_id);
 } else {
   // Arriving with a query (a prerendered page): results get the focus.
-  void run(Boolean(arrived.query || arrived.filters.compliance));
+  void run(Boolean(arrived.query || Object.keys(arrived.filters).length > 0));
 }
