@@ -296,19 +296,25 @@ function rowRunner(
     deadline,
   }: { input: RowInput; deployment: Deployment | undefined; client: string; deadline: number | undefined },
 ): () => Promise<WorkerResult> | Result | Promise<Result> {
-  const worker = (isHeavy(row) || row.offThread) && context.heavyWorker?.runs(row) ? context.heavyWorker : undefined;
+  const pooled = (isHeavy(row) || row.offThread) && context.heavyWorker?.runs(row) ? context.heavyWorker : undefined;
   const counter = (bucket: BucketName) => countIn(context.store as Store, bucket, request.ip);
   // An off-thread row's answer, new for each request, is compressed there too.
   const encoding = row.offThread ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
   const compressed = encoding ? { encoding, minBytes: COMPRESS_MIN_BYTES } : undefined;
   const readTemplate = templateReading(reader, { deadline, client });
-  return () =>
-    worker
+  return () => {
+    const worker = pooled && (row.offThread || pooled.running) ? pooled : undefined;
+    // A heavy row that finds the thread ended after its idle time runs here (at most 0.34 s of this
+    // thread, one at a time), the thread started for those after it (issue 125: the first answer
+    // after idle waited seconds for the thread to load the catalogue). /mcp's stay in the thread.
+    if (pooled && !worker) pooled.warm();
+    return worker
       ? worker.run(row.operationId, { ...input, client, deployment }, context.now(), counter, compressed, {
           deadline,
           readTemplate,
         })
       : answerRow(row, { ...context, readTemplate }, input, { client, countIn: counter, deployment });
+  };
 }
 
 /** Reads a template given unread in the readers (for `deadline` and `client`): its deployment, or the refusal thrown. */
