@@ -60,8 +60,8 @@ export const waitFor = (request: FastifyRequest): JobWait => ({
  * input, or a site page; answers kept by job.
  */
 export interface PagesComputer {
-  /** Whether this page renders in the worker thread (else the caller renders it here). */
-  inWorker(): boolean;
+  /** Whether site pages render in the worker thread. */
+  readonly rendersSite: boolean;
   text(job: { readonly name: string; readonly input: object }, wait?: JobWait): Promise<Computed>;
   site(job: SiteJob, key: string | undefined, wait?: JobWait): Promise<SiteAnswer>;
 }

@@ -122,11 +122,19 @@ export class ComputedPages implements PagesComputer {
   }
 
   /**
-   * Whether this page runs in the worker: one that runs. One that ended after its idle time is
+   * Site pages render in the worker whenever there is one: its bundle (50 MB, seconds to load) is
+   * never loaded on this thread. A cold thread is started by the page and renders it.
+   */
+  get rendersSite(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /**
+   * Whether a text page runs in the worker: one that runs. One that ended after its idle time is
    * started for the pages after this one, which runs here (10–300 ms of this thread) rather than
    * wait about a second, and seconds under load, for the thread to load the catalogue (issue 125).
    */
-  inWorker(): boolean {
+  private inWorker(): boolean {
     if (!this.worker) return false;
     if (this.worker.running !== false) return true;
     this.worker.warm?.();

@@ -84,7 +84,7 @@ export class SitePages {
   /** Renders the page; false (nothing sent) when the build has no on-demand handler. */
   async render(request: FastifyRequest, reply: FastifyReply, page: SitePageRequest): Promise<boolean> {
     if (!this.handler) return false;
-    if (this.computed?.inWorker()) {
+    if (this.computed?.rendersSite) {
       const url = page.page ? `/on-demand/${page.page.name}${page.page.search}` : (request.raw.url ?? "/");
       // A page of its query alone is kept (a saved list's reads the store; a 429 or a refused form, its
       // locals); pages print the configured public URL, never the Host, so the Host is not in the key.
