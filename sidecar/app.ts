@@ -224,7 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!options.templateReader) app.addHook("onClose", () => templateReader.close());
   gateUploads(
     app,
-    (request) => (request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate === true,
+    (route) => (route.config as { readsTemplate?: boolean } | undefined)?.readsTemplate === true,
     httpTimeouts(options.config.timeouts),
     options.uploadSlots,
   );

@@ -9,6 +9,7 @@
 import type { FastifyInstance } from "fastify";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
 import { errorBody, sendError } from "./plugins/errors.ts";
+import { onRequestOfRoutes } from "./route-hooks.ts";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -60,18 +61,25 @@ export function mcpOriginPolicy(urls: PublicUrls, allowed: readonly string[] = [
 export const MCP_ORIGIN_DETAILS =
   "POST /mcp refuses browser pages on other origins and requests for other host names (DNS rebinding); the server's operator can allow an origin with MCP_ALLOWED_ORIGINS";
 
+/** The path of the MCP route, the only one the policy guards. */
+export const MCP_PATH = "/mcp";
+
 /**
  * Refuses a /mcp request the policy does not allow: 403 in the Error shape. It runs on the route
  * the router found, after the path is decoded, so no spelling of the path (`/%6dcp`, `/mcp/`)
- * escapes it; duplicate Hosts and absolute-form targets never get here (client-errors.ts).
+ * escapes it; duplicate Hosts and absolute-form targets never get here (client-errors.ts). The
+ * hook is the /mcp route's own (route-hooks.ts), declared after this call: no other route pays for it.
  */
 export function guardMcpOrigin(app: FastifyInstance, policy: McpOriginPolicy): void {
-  // A callback hook, not an async one: every request passes here, and a promise-returning hook
-  // moves the rest of each request's hook chain onto the microtask queue.
-  app.addHook("onRequest", (request, reply, done) => {
-    if (request.routeOptions.url !== "/mcp" || request.method === "OPTIONS") return done();
-    const origin = request.headers.origin;
-    if (policy.allows(origin, request.headers.host)) return done();
-    void sendError(reply, errorBody(403, "Forbidden", MCP_ORIGIN_DETAILS));
-  });
+  // A callback hook, not an async one: a promise-returning hook moves the rest of each request's
+  // hook chain onto the microtask queue.
+  onRequestOfRoutes(
+    app,
+    (route) => route.url === MCP_PATH,
+    (request, reply, done) => {
+      if (request.method === "OPTIONS") return done();
+      if (policy.allows(request.headers.origin, request.headers.host)) return done();
+      void sendError(reply, errorBody(403, "Forbidden", MCP_ORIGIN_DETAILS));
+    },
+  );
 }

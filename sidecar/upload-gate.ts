@@ -25,12 +25,13 @@
  * rest to arrive; past that it is answered 503 with Retry-After, its body read and discarded
  * (linger.ts). Once its turn comes, the body's time is the client's.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { HttpError } from "../catalogue/base/problem.ts";
 import { MAX_BODY_BYTES } from "../catalogue/base/limits.ts";
 import { bodyReadFrom, deadlineOf } from "./deadline.ts";
 import type { HttpTimeouts } from "./http-limits.ts";
 import { clientKey } from "./plugins/limit-store.ts";
+import { onRequestOfRoutes } from "./route-hooks.ts";
 import { Slots } from "./threads/slots.ts";
 
 /** Large uploads a server holds at once (from their first byte to their answer), one per client. */
@@ -64,14 +65,18 @@ function declaredSmall(request: FastifyRequest): boolean {
   return length !== undefined && request.headers["transfer-encoding"] === undefined && Number(length) <= UNGATED_BYTES;
 }
 
+/**
+ * Gates the uploads of the routes declared after this call for which `applies` holds (the rows
+ * that read a template): the hook is theirs alone (route-hooks.ts), so no other request pays for it.
+ */
 export function gateUploads(
   app: FastifyInstance,
-  applies: (request: FastifyRequest) => boolean,
+  applies: (route: RouteOptions) => boolean,
   timeouts: Pick<HttpTimeouts, "requestMs">,
   slots: Slots = uploadSlots(),
 ): void {
-  app.addHook("onRequest", (request, reply, done) => {
-    if (!applies(request) || declaredSmall(request)) return done();
+  onRequestOfRoutes(app, applies, (request, reply, done) => {
+    if (declaredSmall(request)) return done();
     let state: "waiting" | "holding" | "done" = "waiting";
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));

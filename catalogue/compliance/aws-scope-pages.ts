@@ -1,6 +1,6 @@
 /**
  * The AWS scope pages the catalogue holds copies of (catalogue/reference/aws-compliance/), read
- * from disk: what scripts/aws-scope.ts generates from and tests/catalogue/aws-scope.test.ts checks.
+ * from disk: what scripts/maintenance/aws-scope.ts generates from and tests/catalogue/aws-scope.test.ts checks.
  * Node-only (it reads files); the parsing is in aws-scope.ts.
  */
 import { readFileSync } from "node:fs";

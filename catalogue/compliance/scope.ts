@@ -1,5 +1,5 @@
 /**
- * Generated compliance scope (catalogue/data/scope/<providerId>.yaml, written by scripts/aws-scope.ts
+ * Generated compliance scope (catalogue/data/scope/<providerId>.yaml, written by scripts/maintenance/aws-scope.ts
  * from the vendor's own scope tables): merged into the service entries at load time, each programme
  * added to the entry's `compliance` and each scope page added to its `sources` (backs compliance,
  * naming the programmes it lists), so that the faces and checks treat them like hand-written ones.

@@ -1,6 +1,6 @@
 /**
  * The regions of each AWS service, from the vendored endpoint metadata (data/aws/endpoints/:
- * regions.json, written from botocore's endpoints.json by scripts/inventory-aws-endpoints.ts). A
+ * regions.json, written from botocore's endpoints.json by scripts/maintenance/inventory-aws-endpoints.ts). A
  * service owns a prefix when its iamPrefixes name it or map.yaml maps it to the service, as the
  * inventory's reconciliation counts it; its regions are the union of its prefixes' regions, and a
  * partition-wide (global) endpoint's signing region is its home region (load/regions.ts).

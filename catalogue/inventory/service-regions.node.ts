@@ -1,6 +1,6 @@
 /**
  * Azure's, Google Cloud's and Open Telekom Cloud's per-service regions from the vendored availability data
- * (data/<provider>/locations/: origin.yaml, regions.json written by scripts/vendor-service-regions.ts,
+ * (data/<provider>/locations/: origin.yaml, regions.json written by scripts/maintenance/vendor-service-regions.ts,
  * optional map.yaml). Azure: each resource type's ARM locations, claimed by the services whose
  * policyIdentifiers.resourceTypes name the type (case-insensitively) or map.yaml maps; Google Cloud:
  * each product's regions, claimed only through map.yaml (the page names products, not APIs); OTC:

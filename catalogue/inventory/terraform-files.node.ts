@@ -1,6 +1,6 @@
 /**
  * Node-only: what the scripts deriving a Terraform inventory from a provider's own metadata write
- * (scripts/terraform-aws-map.ts, scripts/terraform-azurerm-map.ts): items.txt, map.yaml,
+ * (scripts/maintenance/terraform-aws-map.ts, scripts/maintenance/terraform-azurerm-map.ts): items.txt, map.yaml,
  * exclusions.yaml, and one file giving each type the identifier a policy checks (the IAM prefix,
  * the ARM type), each with a header naming the provider and the commit or version read.
  */

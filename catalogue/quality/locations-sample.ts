@@ -1,7 +1,7 @@
 /**
  * The fresh sample of issue 112's "Shown by": 30 services of the big three (10 each) and 10 of
  * European providers, drawn with a seeded generator so a reader can draw the same sample again
- * (scripts/locations-sample.ts prints the seed), each with its kind of place, source and date, for
+ * (scripts/maintenance/locations-sample.ts prints the seed), each with its kind of place, source and date, for
  * a person to grade against the vendor's page. Retired services run nowhere and are not drawn.
  */
 import type { Catalogue } from "../load/load.ts";

@@ -251,7 +251,7 @@ export const ScopeSource = ServiceSourceEntry.pick({ url: true, retrieved: true,
   .strict();
 
 /**
- * data/scope/<provider>.yaml, generated (scripts/aws-scope.ts): the scope pages read, and per service
+ * data/scope/<provider>.yaml, generated (scripts/maintenance/aws-scope.ts): the scope pages read, and per service
  * slug, per page id, the compliance programmes that page names the service for.
  */
 export const ScopeFile = z

@@ -50,6 +50,7 @@ import { renderNginxConfig } from "../deploy-config.ts";
 import { npmStartCommand } from "./start-command.ts";
 import { mcpTable, measureMcpLoad, type McpLoad } from "./mcp-load.ts";
 import { FAIR_LOAD_NAMES, fairTable, measureFairLoads, type FairRow } from "./fair-load.ts";
+import { AFTER_IDLE_NAME, afterIdleTable, measureAfterIdle, type AfterIdleRow } from "./after-idle.ts";
 import {
   CONNECTIONS,
   DURATION,
@@ -193,6 +194,7 @@ interface Row {
 const rows: Row[] = [];
 let mcpLoad: McpLoad | undefined;
 let fairRows: FairRow[] = [];
+let afterIdle: AfterIdleRow[] = [];
 
 async function row(
   name: string,
@@ -305,6 +307,7 @@ try {
   await row("exposure 20", "GET", hello, dynamic, `/v1/exposure?ids=${mixed.join(",")}`);
   // The file answers /v1/services/{slug}; with a trailing slash the router answers it, computed.
   await row("detail computed", "GET", hello, dynamic, `/v1/services/${detail}/`);
+  if (ONLY.test(AFTER_IDLE_NAME)) afterIdle = await measureAfterIdle(server);
   const rss = { ready: server.rssWhenReady, after: rssMB(server.pid), against: against?.rssWhenReady };
   await stopServer(server);
   await stopServer(against);
@@ -372,7 +375,7 @@ try {
     await stopServer(trustedAgainst);
   }
 
-  if (rows.length === 0 && !mcpLoad && fairRows.length === 0)
+  if (rows.length === 0 && !mcpLoad && fairRows.length === 0 && afterIdle.length === 0)
     throw new Error(`bench: BENCH_ONLY=${process.env.BENCH_ONLY} names no row`);
   const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
   const cpu = execSync("lscpu | sed -n 's/^Model name: *//p'").toString().trim();
@@ -395,6 +398,7 @@ try {
     "",
     ...mcpTable(mcpLoad),
     ...fairTable(fairRows),
+    ...afterIdleTable(afterIdle),
     `RSS of the default \`npm start\` process: ${rss.ready.toFixed(0)} MB when ready (target ≤ ${RSS_TARGET_MB} MB ${rss.ready <= RSS_TARGET_MB ? "✓" : "✗"}), ${rss.after.toFixed(0)} MB after the GET rows (target ≤ ${RSS_AFTER_TARGET_MB} MB ${rss.after <= RSS_AFTER_TARGET_MB ? "✓" : "✗"})${rss.against === undefined ? "" : `; ${AGAINST}: ${rss.against.toFixed(0)} MB when ready`}.`,
   ].join("\n");
   mkdirSync(join(root, ".cache"), { recursive: true });

@@ -64,6 +64,21 @@ const COMPRESSED = ["br", "gzip"] as const;
 
 const until = (result: Result) => result.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
 
+/**
+ * Whether a row's answers carry an ETag: a GET's that a cache may keep. A `no-store` answer (health,
+ * status) is never kept, so nothing would revalidate it: its body is not hashed for each request.
+ */
+const revalidated = (row: Endpoint) => row.method === "GET" && row.cache !== "no-store";
+
+/**
+ * Whether a row's answers are kept here, so that a repeated request costs a lookup: a pure row's,
+ * and a GET's with an expiry (a saved list and what derives from it). A `no-store` GET that is not
+ * pure (health, status) is computed for each request and never looked up: its input is not
+ * serialised for a key, nor its answer shared with the requests beside it.
+ */
+const mayKeep = (row: Endpoint) =>
+  row.pure === true || (row.cache !== "no-store" && (row.cache === "until-expiry" || row.method === "GET"));
+
 function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encode: (text: string) => B): Prepared<B> {
   // A binary answer (the register's report package) is sent as its bytes, never as text.
   const body =
@@ -76,7 +91,7 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
     contentType: "contentType" in result ? result.contentType : "application/json; charset=utf-8",
     disposition: "filename" in result && result.filename ? `attachment; filename="${result.filename}"` : undefined,
     body,
-    hash: row.method === "GET" ? createHash("sha256").update(body).digest("hex").slice(0, 32) : undefined,
+    hash: revalidated(row) ? createHash("sha256").update(body).digest("hex").slice(0, 32) : undefined,
     encoded: {},
   };
 }
@@ -183,8 +198,7 @@ export default fp(
     const reader = context.templateReader ?? new TemplateReader();
     if (!context.templateReader) app.addHook("onClose", () => reader.close());
     for (const row of context.table) {
-      // A GET's answer is kept when it is pure or has an expiry (a saved list and what derives from it).
-      const keep = row.pure === true || row.cache === "until-expiry" || row.method === "GET";
+      const keep = mayKeep(row);
       app.route({
         method: row.method,
         url: fastifyPath(row),
@@ -206,7 +220,11 @@ export default fp(
           const params = row.restParam ? renameRest(row, request.params) : request.params;
           const deadline = deadlineOf(request); // every wait below ends at it with a 503 (../deadline.ts)
           const client = clientKey(request.ip);
-          const { body, deployment, refusal } = await readBody(request.body, reader, { deadline, client });
+          // Only a template left unread waits for its reader; any other body is as parsed.
+          const { body, deployment, refusal }: ReadTemplate =
+            request.body instanceof UnreadBody
+              ? await readBody(request.body, reader, { deadline, client })
+              : { body: request.body };
           const input = rowInput(row, { query: request.query, params, body, headers: request.headers });
           if (refusal) throw httpError(refusal);
           const now = context.now().getTime();
@@ -254,11 +272,11 @@ export default fp(
 
 /**
  * A readsTemplate row's body was left unread (app.ts): its template is read in a reader process,
- * and its refusal thrown once the rest of the body is valid. Any other body is as parsed.
+ * and its refusal thrown once the rest of the body is valid.
  */
-async function readBody(body: unknown, reader: TemplateReader, options: ReadOptions): Promise<ReadTemplate> {
+async function readBody(body: UnreadBody, reader: TemplateReader, options: ReadOptions): Promise<ReadTemplate> {
   // Taken from the request: once the reader has it, the server holds no copy of the 4 MiB text.
-  return body instanceof UnreadBody ? reader.read({ body: body.take() }, options) : { body };
+  return reader.read({ body: body.take() }, options);
 }
 
 /**
@@ -278,19 +296,25 @@ function rowRunner(
     deadline,
   }: { input: RowInput; deployment: Deployment | undefined; client: string; deadline: number | undefined },
 ): () => Promise<WorkerResult> | Result | Promise<Result> {
-  const worker = (isHeavy(row) || row.offThread) && context.heavyWorker?.runs(row) ? context.heavyWorker : undefined;
+  const pooled = (isHeavy(row) || row.offThread) && context.heavyWorker?.runs(row) ? context.heavyWorker : undefined;
   const counter = (bucket: BucketName) => countIn(context.store as Store, bucket, request.ip);
   // An off-thread row's answer, new for each request, is compressed there too.
   const encoding = row.offThread ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
   const compressed = encoding ? { encoding, minBytes: COMPRESS_MIN_BYTES } : undefined;
   const readTemplate = templateReading(reader, { deadline, client });
-  return () =>
-    worker
+  return () => {
+    const worker = pooled && (row.offThread || pooled.running) ? pooled : undefined;
+    // A heavy row that finds the thread ended after its idle time runs here (at most 0.34 s of this
+    // thread, one at a time), the thread started for those after it (issue 125: the first answer
+    // after idle waited seconds for the thread to load the catalogue). /mcp's stay in the thread.
+    if (pooled && !worker) pooled.warm();
+    return worker
       ? worker.run(row.operationId, { ...input, client, deployment }, context.now(), counter, compressed, {
           deadline,
           readTemplate,
         })
       : answerRow(row, { ...context, readTemplate }, input, { client, countIn: counter, deployment });
+  };
 }
 
 /** Reads a template given unread in the readers (for `deadline` and `client`): its deployment, or the refusal thrown. */

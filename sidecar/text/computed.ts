@@ -69,6 +69,9 @@ export interface PageWorker {
   sitePage(job: SiteJob, options?: { readonly deadline?: number | undefined }): Promise<SiteAnswer>;
   /** Gets ready for a site page soon (a browser is on the site). */
   warmSite?(): void;
+  /** Whether the thread runs; one that does not is started by `warm` (HeavyWorker). */
+  readonly running?: boolean;
+  warm?(): void;
 }
 
 /** Jobs in the worker at once: enough to hide the round trip between the threads. */
@@ -118,9 +121,24 @@ export class ComputedPages implements PagesComputer {
     this.queue = new Slots(worker ? PAGE_SLOTS : 1, PAGE_WAITING_MAX, pagesBusy);
   }
 
-  /** Whether site pages render in the worker (else the caller renders them here). */
+  /**
+   * Site pages render in the worker whenever there is one: its bundle (50 MB, seconds to load) is
+   * never loaded on this thread. A cold thread is started by the page and renders it.
+   */
   get rendersSite(): boolean {
     return this.worker !== undefined;
+  }
+
+  /**
+   * Whether a text page runs in the worker: one that runs. One that ended after its idle time is
+   * started for the pages after this one, which runs here (10–300 ms of this thread) rather than
+   * wait about a second, and seconds under load, for the thread to load the catalogue (issue 125).
+   */
+  private inWorker(): boolean {
+    if (!this.worker) return false;
+    if (this.worker.running !== false) return true;
+    this.worker.warm?.();
+    return false;
   }
 
   /**
@@ -134,7 +152,10 @@ export class ComputedPages implements PagesComputer {
     const compute = async (): Promise<Kept> => ({
       kind: "text",
       computed: await this.queue.run(
-        () => (this.worker ? this.worker.textPage(job, { deadline: wait?.deadline }) : runTextJob(this.catalogue, job)),
+        () =>
+          this.worker && this.inWorker()
+            ? this.worker.textPage(job, { deadline: wait?.deadline })
+            : runTextJob(this.catalogue, job),
         { gone: leftWhen(wait?.gone), deadline: wait?.deadline, client: wait?.client },
       ),
     });

@@ -126,11 +126,20 @@ export class HeavyWorker {
    * then makes wait about a second. It ends IDLE_MS later, as after a job.
    */
   warmSite(): void {
-    if (!this.siteEntry || this.jobs.size > 0) return;
+    if (this.siteEntry) this.warm();
+  }
+
+  /**
+   * Starts the thread (with the site's bundle when it renders the site) for the jobs after the one
+   * that found it ended: that one runs on the main thread rather than wait for it (issue 125: the
+   * first page after idle). It ends IDLE_MS later, as after a job.
+   */
+  warm(): void {
+    if (this.jobs.size > 0) return;
     clearTimeout(this.idle);
     if (!this.worker) {
       this.worker = this.start();
-      this.worker.postMessage({ kind: "warm-site" } satisfies ToWorker);
+      if (this.siteEntry) this.worker.postMessage({ kind: "warm-site" } satisfies ToWorker);
     }
     this.idleLater();
   }

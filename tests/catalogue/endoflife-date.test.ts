@@ -1,6 +1,6 @@
 /**
  * The catalogue's version data (catalogue/data/versions/) against endoflife.date's cloud products
- * (catalogue/reference/endoflife-date.json, scripts/endoflife-extract.ts): each of the 19 products
+ * (catalogue/reference/endoflife-date.json, scripts/maintenance/endoflife-extract.ts): each of the 19 products
  * is a family of ours, and every release cycle both hold has the same dates (issue 113: 0
  * different). A cycle only one side holds is counted, never a difference: endoflife.date lists RDS
  * MySQL's minor versions, we their release lines; we leave out dates endoflife.date derives itself
@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { realCatalogue } from "../helpers/catalogue.ts";
-import { ENDOFLIFE_PRODUCTS } from "../../scripts/endoflife-extract.ts";
+import { ENDOFLIFE_PRODUCTS } from "../../scripts/maintenance/endoflife-extract.ts";
 import type { VersionEntryT } from "../../catalogue/schema/index.ts";
 
 interface Cycle {

@@ -2,7 +2,7 @@
  * Issue 98's seven stacks (tests/fixtures/exit-plans-capability-stacks.ts), written before the
  * capabilities: every rank 1 is a reviewed pick, every gap a reviewed one, and each job names the
  * capabilities the target lacks or is not known to have, never one it keeps.
- * scripts/exit-capability-stacks.ts prints the figures.
+ * scripts/maintenance/exit-capability-stacks.ts prints the figures.
  */
 import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit/plan.ts";

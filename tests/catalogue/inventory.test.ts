@@ -147,7 +147,7 @@ describe("the refresh diff", () => {
     const dir = mkdtempSync(join(tmpdir(), "inventory-"));
     const next = join(dir, "items.txt");
     writeFileSync(next, ["# a release", ...current.items.filter((item) => item !== "s3"), "zz-new-service"].join("\n"));
-    const output = execFileSync(process.execPath, ["scripts/inventory-refresh.ts", "aws/iam", next], {
+    const output = execFileSync(process.execPath, ["scripts/maintenance/inventory-refresh.ts", "aws/iam", next], {
       cwd: fileURLToPath(new URL("../..", import.meta.url)),
       encoding: "utf8",
     });
@@ -253,7 +253,7 @@ describe("the catalogue's inventories", () => {
     expect(Object.keys(types).length / terraform.items.length).toBeGreaterThan(0.9);
   });
 
-  it("scripts/terraform-aws-map.ts reads a provider clone: its packages' resources, their IAM prefix by name or names_data.hcl", () => {
+  it("scripts/maintenance/terraform-aws-map.ts reads a provider clone: its packages' resources, their IAM prefix by name or names_data.hcl", () => {
     // A clone in miniature, its files shaped as the provider's generator and names data write them.
     const method = (name: string, types: string[]) =>
       `\nfunc (p *servicePackage) ${name}(ctx context.Context) []*inttypes.ServicePackage${name} {\n\treturn []*inttypes.ServicePackage${name}{\n${types.map((type) => `\t\t{\n\t\t\tFactory:  f,\n\t\t\tTypeName: "${type}",\n\t\t},\n`).join("")}\t}\n}\n`;
@@ -263,7 +263,7 @@ describe("the catalogue's inventories", () => {
       "names/data/names_data.hcl":
         'service "appautoscaling" {\n  cli_v2_command {\n    aws_cli_v2_command = "application-autoscaling"\n  }\n}\n',
     });
-    const { out, read } = mapClone("scripts/terraform-aws-map.ts", clone);
+    const { out, read } = mapClone("scripts/maintenance/terraform-aws-map.ts", clone);
     expect(
       readFileSync(join(out, "items.txt"), "utf8")
         .split("\n")
@@ -273,7 +273,7 @@ describe("the catalogue's inventories", () => {
     expect(read("map.yaml")).toMatchObject({ aws_sqs_queue: "aws-sqs" });
   });
 
-  it("scripts/terraform-azurerm-map.ts reads a provider clone: registrations, typed resources, each page's import ID", () => {
+  it("scripts/maintenance/terraform-azurerm-map.ts reads a provider clone: registrations, typed resources, each page's import ID", () => {
     // Framework resources listed first, as some registrations do, must not hide the typed ones.
     const clone = miniatureClone("terraform-azurerm-", {
       "internal/services/keyvault/registration.go": [
@@ -291,7 +291,7 @@ describe("the catalogue's inventories", () => {
         "```shell\nterraform import azurerm_key_vault_key.example https://vault1.vault.azure.net/keys/k/0\n```\n",
     });
     // A key's ID is its URL: no ARM type, so packages.yaml places it.
-    const { read } = mapClone("scripts/terraform-azurerm-map.ts", clone, {
+    const { read } = mapClone("scripts/maintenance/terraform-azurerm-map.ts", clone, {
       "packages.yaml": "keyvault: { services: [azure-key-vault] }\n",
     });
     expect(read("arm.yaml")).toEqual({ azurerm_key_vault: "Microsoft.KeyVault/vaults" });

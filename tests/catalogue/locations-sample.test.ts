@@ -1,6 +1,6 @@
 /**
  * Issue 112's sample procedure (catalogue/quality/locations-sample.ts, printed by
- * scripts/locations-sample.ts): the same seed draws the same 40 services, 10 of each of the big three
+ * scripts/maintenance/locations-sample.ts): the same seed draws the same 40 services, 10 of each of the big three
  * and 10 European, none retired, and every one says its kind of place, source and date.
  */
 import { describe, expect, it } from "vitest";

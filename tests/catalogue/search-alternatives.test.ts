@@ -2,7 +2,7 @@
  * Issue 101: "alternative to X" in the six languages the search reads ranks X's equivalents, not X
  * ("alternativa a AWS Lambda" answered AWS Lambda first in Spanish and Italian), and a misspelt word
  * beside a known one still answers ("kubernets administrado" found nothing). The held-out set of
- * tests/fixtures/search-alternatives.ts, measured by `scripts/search-questions.ts --alternatives`.
+ * tests/fixtures/search-alternatives.ts, measured by `scripts/maintenance/search-questions.ts --alternatives`.
  */
 import { describe, expect, it } from "vitest";
 import { listServices } from "../../catalogue/search/query.ts";

@@ -1,6 +1,6 @@
 /**
  * Issue 88: search that answers a question, in six languages. The held-out questions of
- * tests/fixtures/search-questions.ts (measured by scripts/search-questions.ts), and each behaviour:
+ * tests/fixtures/search-questions.ts (measured by scripts/maintenance/search-questions.ts), and each behaviour:
  * a sentence with an unknown word, each language, a respelling that would lose results, a named
  * provider, a vendor's abbreviation, and what a search that found nothing says on every face.
  */

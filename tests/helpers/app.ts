@@ -48,6 +48,7 @@ export async function build(options: Partial<AppOptions> = {}): Promise<FastifyI
     ...(options.files ? { files: options.files } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.catalogueSource ? { catalogueSource: options.catalogueSource } : {}),
+    ...(options.heavyWorker ? { heavyWorker: options.heavyWorker } : {}),
   });
   // Every response a test sees is checked against the OpenAPI document.
   app.addHook("onSend", async (request, reply, payload) => {

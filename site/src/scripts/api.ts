@@ -1,10 +1,10 @@
 /**
  * The browser's API client: openapi-fetch over the types generated from the OpenAPI document
- * (catalogue/contract/openapi-types.ts), so a request or answer that drifts from the contract fails
+ * (catalogue/generated/openapi-types.ts), so a request or answer that drifts from the contract fails
  * `npm run check:site` instead of a user's click.
  */
 import createClient from "openapi-fetch";
-import type { paths } from "../../../catalogue/contract/openapi-types.ts";
+import type { paths } from "../../../catalogue/generated/openapi-types.ts";
 
 /** Same-origin: the text host answers /v1/* (sidecar/text/app.ts; nginx routes it likewise). */
 export const api = createClient<paths>({ baseUrl: location.origin });

@@ -4,7 +4,7 @@
  * reporting for documentation and pricing links. Everything degrades to plain links (and text to
  * select) without JavaScript.
  */
-import type { components } from "../../../catalogue/contract/openapi-types.ts";
+import type { components } from "../../../catalogue/generated/openapi-types.ts";
 import { APPROVED_LIST_KEY, THEME_KEY } from "../../../catalogue/render/theme.ts";
 import { api } from "./api.ts";
 

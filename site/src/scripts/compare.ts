@@ -8,7 +8,7 @@
  */
 import { COMPARE_GROUPS, compareCell, compareShown } from "../../../catalogue/equivalence/compare.ts";
 import { MAX_TEXT_COMPARE_SHOWN as MAX } from "../../../catalogue/base/limits.ts";
-import type { components } from "../../../catalogue/contract/openapi-types.ts";
+import type { components } from "../../../catalogue/generated/openapi-types.ts";
 import { api, errorMessage } from "./api.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";

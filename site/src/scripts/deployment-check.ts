@@ -5,7 +5,7 @@
  * below the form as text nodes (template text is never parsed as HTML).
  */
 import { whatToAdd } from "../../../catalogue/templates/answer/render.ts";
-import type { components } from "../../../catalogue/contract/openapi-types.ts";
+import type { components } from "../../../catalogue/generated/openapi-types.ts";
 import { api, errorMessage } from "./api.ts";
 
 type Answer = components["schemas"]["TemplateCheck"];

@@ -3,7 +3,7 @@
  * bar charts. The address's services first; "use my list" takes this browser's list instead.
  */
 import { MAX_EXPOSURE_IDS } from "../../../catalogue/base/limits.ts";
-import type { components } from "../../../catalogue/contract/openapi-types.ts";
+import type { components } from "../../../catalogue/generated/openapi-types.ts";
 import { api, errorMessage } from "./api.ts";
 import { addressIds, addressListId, readList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";

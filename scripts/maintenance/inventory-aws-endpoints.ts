@@ -10,8 +10,8 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_INVENTORY_DIR, readInventory } from "../catalogue/inventory/load.node.ts";
-import { itemsFileText } from "../catalogue/inventory/refresh.ts";
+import { DEFAULT_INVENTORY_DIR, readInventory } from "../../catalogue/inventory/load.node.ts";
+import { itemsFileText } from "../../catalogue/inventory/refresh.ts";
 
 const [gitDir, commit = "HEAD"] = process.argv.slice(2);
 if (!gitDir) {

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const LOCK = fileURLToPath(new URL("../package-lock.json", import.meta.url));
+const LOCK = fileURLToPath(new URL("../../package-lock.json", import.meta.url));
 
 interface Entry {
   version?: string;

@@ -17,12 +17,12 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { servicesForRow, type ScopeRow } from "../catalogue/compliance/aws-scope.ts";
-import { awsScopePages } from "../catalogue/compliance/aws-scope-pages.ts";
-import { loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
-import type { ServiceT } from "../catalogue/schema/index.ts";
-import { claimTermsByKind, states } from "../catalogue/load/claim-terms.ts";
-import { statesCapability } from "../catalogue/load/capability-terms.ts";
+import { servicesForRow, type ScopeRow } from "../../catalogue/compliance/aws-scope.ts";
+import { awsScopePages } from "../../catalogue/compliance/aws-scope-pages.ts";
+import { loadCatalogue, type Catalogue } from "../../catalogue/load/load.ts";
+import type { ServiceT } from "../../catalogue/schema/index.ts";
+import { claimTermsByKind, states } from "../../catalogue/load/claim-terms.ts";
+import { statesCapability } from "../../catalogue/load/capability-terms.ts";
 
 type Verdict = "right" | "wrong" | "unsourced" | "unchecked" | "none";
 const SAMPLE = 40;
@@ -45,7 +45,7 @@ function draw(slugs: readonly string[], seed: number, size = SAMPLE): string[] {
 }
 
 const referenceLines = (file: string) =>
-  readFileSync(fileURLToPath(new URL(`../catalogue/reference/${file}`, import.meta.url)), "utf8")
+  readFileSync(fileURLToPath(new URL(`../../catalogue/reference/${file}`, import.meta.url)), "utf8")
     .split("\n")
     .filter((line) => line && !line.startsWith("#"))
     .map((line) => line.split(/\s/)[0]!.toLowerCase());

@@ -12,12 +12,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDocument, Scalar, YAMLMap, YAMLSeq } from "yaml";
-import { loadCatalogue } from "../catalogue/load/load.ts";
-import { quoteFound } from "../catalogue/quality/backed-copies.ts";
-import { COPIES_DIR } from "../catalogue/quality/copies.node.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
+import { quoteFound } from "../../catalogue/quality/backed-copies.ts";
+import { COPIES_DIR } from "../../catalogue/quality/copies.node.ts";
 
 const NPM_COPY = /^https:\/\/unpkg\.com\/((?:@[^/]+\/)?[^/@]+)@([^/]+)\/(.+)$/;
-const CACHE = join(import.meta.dirname, "..", ".cache", "npm-copies");
+const CACHE = join(import.meta.dirname, "..", "..", ".cache", "npm-copies");
 const today = new Date().toISOString().slice(0, 10);
 
 /** The package's folder, unpacked once per version. */

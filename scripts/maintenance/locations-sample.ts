@@ -5,8 +5,8 @@
  * of place, source, the copy's date and its regions, for grading against the vendors' pages. A seed
  * not given is today's date as a number (20261128), printed.
  */
-import { loadCatalogue } from "../catalogue/load/load.ts";
-import { locationsSample } from "../catalogue/quality/locations-sample.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
+import { locationsSample } from "../../catalogue/quality/locations-sample.ts";
 
 const seed = Number(process.argv[2] ?? new Date().toISOString().slice(0, 10).replaceAll("-", ""));
 if (!Number.isInteger(seed)) {

@@ -9,9 +9,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { readArtefact } from "../catalogue/inventory/artefact.node.ts";
-import { DEFAULT_INVENTORY_DIR, readInventory } from "../catalogue/inventory/load.node.ts";
-import { diffItems, diffLines, itemsFileText } from "../catalogue/inventory/refresh.ts";
+import { readArtefact } from "../../catalogue/inventory/artefact.node.ts";
+import { DEFAULT_INVENTORY_DIR, readInventory } from "../../catalogue/inventory/load.node.ts";
+import { diffItems, diffLines, itemsFileText } from "../../catalogue/inventory/refresh.ts";
 
 /** The artefacts a refresh can read without being told where (installed packages). */
 const INSTALLED: Record<string, () => string[]> = {

@@ -8,16 +8,16 @@
  *
  *   node scripts/search-questions.ts [--aside | --alternatives] [--misses]
  */
-import { loadCatalogue } from "../catalogue/load/load.ts";
-import { listServices } from "../catalogue/search/query.ts";
-import { ServiceSearch, searchData } from "../catalogue/search/search.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
+import { listServices } from "../../catalogue/search/query.ts";
+import { ServiceSearch, searchData } from "../../catalogue/search/search.ts";
 import {
   ASIDE_QUESTIONS,
   QUESTION_KINDS,
   SEARCH_QUESTIONS,
   type SearchQuestion,
-} from "../tests/fixtures/search-questions.ts";
-import { ALTERNATIVE_KINDS, ALTERNATIVE_QUESTIONS } from "../tests/fixtures/search-alternatives.ts";
+} from "../../tests/fixtures/search-questions.ts";
+import { ALTERNATIVE_KINDS, ALTERNATIVE_QUESTIONS } from "../../tests/fixtures/search-alternatives.ts";
 
 const catalogue = loadCatalogue();
 if (process.argv.includes("--alternatives")) {

@@ -5,9 +5,9 @@
  * false (a reviewed target the catalogue holds); and what is lost: each capability the plan must
  * name as lost or not known, and each it must not name because the target keeps it.
  */
-import { exitPlan } from "../catalogue/exit/plan.ts";
-import { loadCatalogue } from "../catalogue/load/load.ts";
-import { CAPABILITY_STACKS } from "../tests/fixtures/exit-plans-capability-stacks.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
+import { CAPABILITY_STACKS } from "../../tests/fixtures/exit-plans-capability-stacks.ts";
 
 const catalogue = loadCatalogue();
 const tallyOf = () => ({ right: 0, defensible: 0, wrong: 0, trueGaps: 0, falseGaps: 0, lostRight: 0, lostWrong: 0 });

@@ -6,8 +6,8 @@
  * lifecycle status when the catalogue holds one. The lifecycle sweep starts from the last list.
  */
 import { readFileSync } from "node:fs";
-import { ended, iamRemovals, sameName, type IamChangelogDay } from "../catalogue/inventory/aws-iam-changelog.ts";
-import { loadCatalogue } from "../catalogue/load/load.ts";
+import { ended, iamRemovals, sameName, type IamChangelogDay } from "../../catalogue/inventory/aws-iam-changelog.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 
 const [path, from = "2023-01-01", to = "2026-12-31"] = process.argv.slice(2);
 if (!path) {

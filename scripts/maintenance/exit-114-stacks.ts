@@ -5,9 +5,9 @@
  * one) or wrong, gaps true or false, what each job names as lost or to check, and what leaving
  * costs; the audit (docs/audits/issue-114-six-stacks.md) is written from this output.
  */
-import { exitPlan } from "../catalogue/exit/plan.ts";
-import { loadCatalogue } from "../catalogue/load/load.ts";
-import { ISSUE_114_STACKS } from "../tests/fixtures/exit-plans-issue-114-stacks.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
+import { ISSUE_114_STACKS } from "../../tests/fixtures/exit-plans-issue-114-stacks.ts";
 
 const catalogue = loadCatalogue();
 const total = { entries: 0, right: 0, defensible: 0, wrong: 0, trueGaps: 0, falseGaps: 0, lost: 0 };

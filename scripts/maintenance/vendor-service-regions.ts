@@ -26,7 +26,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_INVENTORY_DIR } from "../catalogue/inventory/load.node.ts";
+import { DEFAULT_INVENTORY_DIR } from "../../catalogue/inventory/load.node.ts";
 
 const [provider, gitDir, third] = process.argv.slice(2);
 if (!["azure", "gcp", "otc", "scaleway"].includes(provider ?? "") || !gitDir || (provider === "otc" && !third)) {

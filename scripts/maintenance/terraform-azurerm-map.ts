@@ -20,11 +20,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { azureResourceTypeIndex } from "../catalogue/dependencies/dependencies.node.ts";
-import { EXCLUSION_REASONS, type InventoryExclusionT } from "../catalogue/inventory/inventory.ts";
-import { DEFAULT_INVENTORY_DIR, reconcileAll } from "../catalogue/inventory/load.node.ts";
-import { writeDerivedTerraformInventory } from "../catalogue/inventory/terraform-files.node.ts";
-import { loadCatalogue } from "../catalogue/load/load.ts";
+import { azureResourceTypeIndex } from "../../catalogue/dependencies/dependencies.node.ts";
+import { EXCLUSION_REASONS, type InventoryExclusionT } from "../../catalogue/inventory/inventory.ts";
+import { DEFAULT_INVENTORY_DIR, reconcileAll } from "../../catalogue/inventory/load.node.ts";
+import { writeDerivedTerraformInventory } from "../../catalogue/inventory/terraform-files.node.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 
 const [gitDir, outArg] = process.argv.slice(2);
 if (!gitDir) {

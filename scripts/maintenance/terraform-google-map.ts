@@ -17,8 +17,8 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { DEFAULT_INVENTORY_DIR, reconcileAll } from "../catalogue/inventory/load.node.ts";
-import { loadCatalogue } from "../catalogue/load/load.ts";
+import { DEFAULT_INVENTORY_DIR, reconcileAll } from "../../catalogue/inventory/load.node.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 
 const [gitDir, outArg] = process.argv.slice(2);
 if (!gitDir) {

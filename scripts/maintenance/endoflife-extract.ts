@@ -36,7 +36,7 @@ export const ENDOFLIFE_PRODUCTS = [
 ] as const;
 
 const FIELDS = ["releaseDate", "eoas", "eol", "eoes", "upgradeVersion"] as const;
-const OUT = fileURLToPath(new URL("../catalogue/reference/endoflife-date.json", import.meta.url));
+const OUT = fileURLToPath(new URL("../../catalogue/reference/endoflife-date.json", import.meta.url));
 
 /** A front-matter value as the extract keeps it: a day, a boolean or a version string. */
 const value = (raw: unknown): string | boolean | undefined =>

@@ -5,9 +5,9 @@
  * (a reviewed target the catalogue holds); the jobs of multi-job services a plan covers, calls
  * partial or a gap, and those it drops silently (neither covered by a proposed candidate nor named).
  */
-import { exitPlan } from "../catalogue/exit/plan.ts";
-import { loadCatalogue } from "../catalogue/load/load.ts";
-import { JOB_STACK_PLANS } from "../tests/fixtures/exit-plans-job-stacks.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
+import { JOB_STACK_PLANS } from "../../tests/fixtures/exit-plans-job-stacks.ts";
 
 const catalogue = loadCatalogue();
 /** A fresh count of every figure, for one stack or all. */
