@@ -88,7 +88,7 @@ export const BROWSER_CORE = [
 const NODE_ONLY_GLOBALS = Object.keys(globals.node).filter((name) => !(name in globals["shared-node-browser"]));
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist", ".cache/", ".data/", ".astro/", ".fragments/", "test-artifacts/"] },
+  { ignores: ["node_modules/", "dist", "cli/dist/", ".cache/", ".data/", ".astro/", ".fragments/", "test-artifacts/"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
