@@ -3,6 +3,7 @@
  * on the same server: each case asks new queries back to back (warm: the median of three), then
  * waits past the thread's IDLE_MS and asks one more new one. Each time is to the whole answer.
  */
+import { href } from "../../catalogue/base/urls.ts";
 import { IDLE_MS } from "../../sidecar/worker/pool.ts";
 
 export const AFTER_IDLE_NAME = "first page after idle";
@@ -41,11 +42,15 @@ export async function measureAfterIdle(server: {
   const cases: Case[] = [
     {
       name: "text host search, Markdown",
-      ask: (n) => fetch(`${server.text}/search?q=object+storage+${run}${n}`, { headers: { accept: "text/markdown" } }),
+      ask: (n) =>
+        fetch(`${server.text}${href("search", { q: `object storage ${run}${n}` })}`, {
+          headers: { accept: "text/markdown" },
+        }),
     },
     {
       name: "site search page, HTML",
-      ask: (n) => fetch(`${server.text}/search?q=queue+${run}${n}`, { headers: { accept: "text/html" } }),
+      ask: (n) =>
+        fetch(`${server.text}${href("search", { q: `queue ${run}${n}` })}`, { headers: { accept: "text/html" } }),
     },
     {
       name: "API exit plan",

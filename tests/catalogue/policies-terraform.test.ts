@@ -6,7 +6,7 @@
 import { parse } from "@cdktf/hcl2json";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { HeavyWorker } from "../../sidecar/worker/pool.ts";
-import { build, realCatalogue, URLS, workerCatalogueSource } from "../helpers/app.ts";
+import { build, realCatalogue, tempStore, URLS, workerCatalogueSource } from "../helpers/app.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { hclString, scpTerraform } from "../../catalogue/policies/terraform.ts";
@@ -150,8 +150,12 @@ describe("format=terraform", () => {
   it("answers the same .tf from the sidecar's worker thread, where the policy rows run", async () => {
     const run = vi.spyOn(HeavyWorker.prototype, "run");
     onTestFinished(() => run.mockRestore());
-    // The worker loads the run's catalogue, as realCatalogue() does, from a build's JSON.
-    const worker = await build({ catalogueSource: workerCatalogueSource() });
+    // The worker loads the run's catalogue, as realCatalogue() does, from a build's JSON. It runs
+    // already, as after a first request (the first after idle is answered on the main thread).
+    const store = await tempStore();
+    const heavyWorker = new HeavyWorker(workerCatalogueSource(), URLS, store);
+    heavyWorker.warm();
+    const worker = await build({ store, heavyWorker });
     const request = {
       method: "POST" as const,
       url: "/v1/policies/beta-policy?format=terraform",
