@@ -57,9 +57,12 @@ describe("the heavy thread held past a job's deadline", () => {
         deadline: started + 20_000,
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Sent well after the job counted (it holds the loop 20 ms later): a fixed wait from the start
+    // raced a thread slow to start on a busy machine, the echo answered before the loop was held.
+    while (counted.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     // A later job passes its deadline while the counting job holds the loop: the thread is ended.
-    const late = heavy.run("echo", { n: 3 }, new Date(), undefined, undefined, { deadline: started + 400 });
+    const late = heavy.run("echo", { n: 3 }, new Date(), undefined, undefined, { deadline: Date.now() + 200 });
     await expect(late).rejects.toMatchObject({ statusCode: 503 });
     await expect(holding).rejects.toMatchObject({ statusCode: 503 });
     expect(counted).toEqual(["strict"]);
