@@ -29,7 +29,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   digitalocean: { identity: 22, description: 5 },
   elastx: { identity: 10, description: 0 },
   exoscale: { identity: 16, description: 10 },
-  gcore: { identity: 20, description: 1 },
   gcp: { identity: 31, description: 15 },
   heroku: { identity: 11, description: 3 },
   hetzner: { identity: 10, description: 3 },
