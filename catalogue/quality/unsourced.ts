@@ -21,7 +21,6 @@ export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = 
   "s3ns-cloud-interconnect": `${SEARCHED}: the one S3NS page says the beta interconnectAttachments methods are "not available in Cloud de Confiance"; the service may not be offered; again 2026-11-27 (pages: "S3NS Cloud de Confiance Cloud Interconnect"): only the general Cloud de Confiance differences page`,
   "s3ns-hyperdisk": `${SEARCHED}: only generic disk-type API pages and a beta regionDiskTypes page whose methods are not available in Cloud de Confiance; again 2026-11-27 (pages: "documentation.s3ns.fr Hyperdisk Balanced"): no documentation.s3ns.fr Hyperdisk page returned`,
   "upcloud-gpu-servers": `${SEARCHED}: no upcloud.com page returned; again 2026-11-27 (docs: "UpCloud GPU servers NVIDIA configurations"): no upcloud.com page, only UpCloud's Hugging Face profile naming GPUs`,
-  "vultr-cloud-compute": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages; again 2026-11-27 (docs: "How to Provision Vultr Cloud Compute instances shared CPU"): only the Optimized Cloud Compute provisioning page, which covers the dedicated-CPU plans, not the product as named`,
   "vultr-cloud-gpu": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages; again 2026-11-27 (docs: "How to Provision Vultr Cloud GPU instances", "Vultr Cloud GPU fractional GPU"): no docs.vultr.com GPU page returned`,
 };
 
