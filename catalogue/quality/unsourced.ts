@@ -12,7 +12,6 @@ const SEARCHED = "searched 2026-11-26 in the pages and docs corpora";
 
 /** Services with no vendor source, and what was tried (2026-11-26; the rest searched again 2026-11-27). */
 export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = {
-  "digitalocean-gpu-droplets": `${SEARCHED}: only API and SDK pages (gradientai-sdk.digitalocean.com), no product page; again 2026-11-27 (docs: "DigitalOcean GPU Droplets NVIDIA H100 product documentation"): no docs.digitalocean.com page returned`,
   "hetzner-dedicated-root-servers": `cited the Load Balancers FAQ until 2026-11-27 (issue 89: a page naming another product); searched 2026-11-27 (pages: "Hetzner Docs Volumes overview", docs: "Hetzner dedicated root server"): no docs.hetzner.com page in the stored copies, and the hcloud Terraform provider does not cover Robot servers`,
   "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned; again 2026-11-27 (docs, pages: "Infomaniak Public Cloud block storage volumes"): only an infomaniak.com FAQ on asset withdrawal that lists volumes, snapshots and backups among Public Cloud resources without naming the product`,
   "naver-gpu-server": `${SEARCHED} for the sample audit: no vendor page returned; again 2026-11-27 (pages: "ncloud GPU Server VPC NVIDIA server-gpuserver"; docs: "GPU server create guide.ncloud-docs"): only CLOVA NSML GPU-code API pages and other vendors' pages`,
