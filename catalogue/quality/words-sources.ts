@@ -25,7 +25,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   aws: { identity: 148, description: 142 },
   azure: { identity: 67, description: 51 },
   clevercloud: { identity: 16, description: 2 },
-  elastx: { identity: 10, description: 0 },
   exoscale: { identity: 16, description: 10 },
   gcp: { identity: 31, description: 15 },
   heroku: { identity: 11, description: 3 },
