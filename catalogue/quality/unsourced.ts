@@ -12,16 +12,13 @@ const SEARCHED = "searched 2026-11-26 in the pages and docs corpora";
 
 /** Services with no vendor source, and what was tried (2026-11-26; the rest searched again 2026-11-27). */
 export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = {
-  "digitalocean-gpu-droplets": `${SEARCHED}: only API and SDK pages (gradientai-sdk.digitalocean.com), no product page; again 2026-11-27 (docs: "DigitalOcean GPU Droplets NVIDIA H100 product documentation"): no docs.digitalocean.com page returned`,
   "hetzner-dedicated-root-servers": `cited the Load Balancers FAQ until 2026-11-27 (issue 89: a page naming another product); searched 2026-11-27 (pages: "Hetzner Docs Volumes overview", docs: "Hetzner dedicated root server"): no docs.hetzner.com page in the stored copies, and the hcloud Terraform provider does not cover Robot servers`,
   "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned; again 2026-11-27 (docs, pages: "Infomaniak Public Cloud block storage volumes"): only an infomaniak.com FAQ on asset withdrawal that lists volumes, snapshots and backups among Public Cloud resources without naming the product`,
   "naver-gpu-server": `${SEARCHED} for the sample audit: no vendor page returned; again 2026-11-27 (pages: "ncloud GPU Server VPC NVIDIA server-gpuserver"; docs: "GPU server create guide.ncloud-docs"): only CLOVA NSML GPU-code API pages and other vendors' pages`,
   "ionos-backup-service": `cited the NAT Gateway overview until 2026-11-27 (issue 89: a page naming another product); searched 2026-11-27 (docs: "IONOS Cloud Backup Service overview Acronis backup unit"): only the Pulumi registry's BackupUnit pages, no docs.ionos.com page`,
-  "outscale-nat-services": `${SEARCHED}: no "About NAT Services" page; only the VPN page names it; again 2026-11-27 (docs: "NAT Services Outscale About NAT Services"): only the outscale_api crate and the Pulumi registry (CreateNatService text from outscale/osc-api), no docs.outscale.com page`,
   "s3ns-cloud-interconnect": `${SEARCHED}: the one S3NS page says the beta interconnectAttachments methods are "not available in Cloud de Confiance"; the service may not be offered; again 2026-11-27 (pages: "S3NS Cloud de Confiance Cloud Interconnect"): only the general Cloud de Confiance differences page`,
   "s3ns-hyperdisk": `${SEARCHED}: only generic disk-type API pages and a beta regionDiskTypes page whose methods are not available in Cloud de Confiance; again 2026-11-27 (pages: "documentation.s3ns.fr Hyperdisk Balanced"): no documentation.s3ns.fr Hyperdisk page returned`,
   "upcloud-gpu-servers": `${SEARCHED}: no upcloud.com page returned; again 2026-11-27 (docs: "UpCloud GPU servers NVIDIA configurations"): no upcloud.com page, only UpCloud's Hugging Face profile naming GPUs`,
-  "vultr-cloud-compute": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages; again 2026-11-27 (docs: "How to Provision Vultr Cloud Compute instances shared CPU"): only the Optimized Cloud Compute provisioning page, which covers the dedicated-CPU plans, not the product as named`,
   "vultr-cloud-gpu": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages; again 2026-11-27 (docs: "How to Provision Vultr Cloud GPU instances", "Vultr Cloud GPU fractional GPU"): no docs.vultr.com GPU page returned`,
 };
 

@@ -21,15 +21,11 @@ type Word = (typeof WORDS)[number];
  * Azure and Google Cloud above all need their product pages read.
  */
 export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, number>>>> = {
-  akamai: { identity: 24, description: 17 },
   aruba: { identity: 10, description: 9 },
   aws: { identity: 148, description: 142 },
   azure: { identity: 67, description: 51 },
   clevercloud: { identity: 16, description: 2 },
-  digitalocean: { identity: 22, description: 5 },
-  elastx: { identity: 10, description: 0 },
   exoscale: { identity: 16, description: 10 },
-  gcore: { identity: 20, description: 1 },
   gcp: { identity: 31, description: 15 },
   heroku: { identity: 11, description: 3 },
   hetzner: { identity: 10, description: 3 },
