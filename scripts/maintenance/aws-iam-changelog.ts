@@ -1,5 +1,5 @@
 /**
- * `node scripts/aws-iam-changelog.ts <changelog.json> [from] [to]`: lists the services AWS removed
+ * `node scripts/maintenance/aws-iam-changelog.ts <changelog.json> [from] [to]`: lists the services AWS removed
  * from its Service Authorization Reference (data/json/changelog.json of the tobilg/aws-iam-data
  * repository on GitHub), 2023-01-01 to 2026-12-31 unless told: renames,
  * restorations, and the ones that ended, each with the catalogue service of that name and its
@@ -11,7 +11,7 @@ import { loadCatalogue } from "../../catalogue/load/load.ts";
 
 const [path, from = "2023-01-01", to = "2026-12-31"] = process.argv.slice(2);
 if (!path) {
-  console.error("usage: node scripts/aws-iam-changelog.ts <aws-iam-data changelog.json> [from] [to]");
+  console.error("usage: node scripts/maintenance/aws-iam-changelog.ts <aws-iam-data changelog.json> [from] [to]");
   process.exit(1);
 }
 const days = JSON.parse(readFileSync(path, "utf8")) as IamChangelogDay[];

@@ -1,5 +1,5 @@
 /**
- * `node scripts/endoflife-extract.ts <endoflife.date git dir>`: writes
+ * `node scripts/maintenance/endoflife-extract.ts <endoflife.date git dir>`: writes
  * catalogue/reference/endoflife-date.json, the release cycles of endoflife.date's cloud products whose
  * vendor is one of the catalogue's providers (products/<id>.md front matter: each cycle's release
  * date, end of active support, end of life, end of extended support and upgrade target), each
@@ -75,7 +75,7 @@ function main(gitDir: string): void {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const gitDir = process.argv[2];
   if (!gitDir) {
-    console.error("usage: node scripts/endoflife-extract.ts <endoflife.date git dir (a clone's .git)>");
+    console.error("usage: node scripts/maintenance/endoflife-extract.ts <endoflife.date git dir (a clone's .git)>");
     process.exit(2);
   }
   main(gitDir);

@@ -1,5 +1,5 @@
 /**
- * `node scripts/excerpt-copy.ts <slug>…`: vendors the passages that back each service's description
+ * `node scripts/maintenance/excerpt-copy.ts <slug>…`: vendors the passages that back each service's description
  * where its sources cite a published package's file at an exact version (`via`
  * https://unpkg.com/<package>@<version>/<path>, catalogue/quality/backed-copies.ts). For each such
  * source it packs that version from the npm registry (.cache/npm-copies/), reads the file, and
@@ -59,7 +59,7 @@ const header = (providerId: string) =>
   [
     `# Word-for-word passages of the pinned copies that back ${providerId}'s descriptions (issue 128), read`,
     "# on `read`; ../../quality/backed-copies.ts says what a pinned copy is. Written by",
-    "# scripts/excerpt-copy.ts for packages' files, by hand from the index's read_file for repository files.",
+    "# scripts/maintenance/excerpt-copy.ts for packages' files, by hand from the index's read_file for repository files.",
     "",
   ].join("\n");
 

@@ -1,5 +1,5 @@
 /**
- * `node scripts/exit-114-stacks.ts`: the figures of issue 114's six stacks
+ * `node scripts/maintenance/exit-114-stacks.ts`: the figures of issue 114's six stacks
  * (tests/fixtures/exit-plans-issue-114-stacks.ts) against the current catalogue/data: per stack the
  * providers proposed, rank-1 picks right (the audit's first choice), defensible (another accepted
  * one) or wrong, gaps true or false, what each job names as lost or to check, and what leaving

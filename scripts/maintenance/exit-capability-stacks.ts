@@ -1,5 +1,5 @@
 /**
- * `node scripts/exit-capability-stacks.ts`: the figures of issue 98's seven stacks
+ * `node scripts/maintenance/exit-capability-stacks.ts`: the figures of issue 98's seven stacks
  * (tests/fixtures/exit-plans-capability-stacks.ts) against the current catalogue/data: rank-1 picks
  * right (the reviewed first choice), defensible (another reviewed choice) or wrong; gaps true or
  * false (a reviewed target the catalogue holds); and what is lost: each capability the plan must

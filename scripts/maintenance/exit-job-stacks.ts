@@ -1,5 +1,5 @@
 /**
- * `node scripts/exit-job-stacks.ts`: the figures of issue 86's seven stacks
+ * `node scripts/maintenance/exit-job-stacks.ts`: the figures of issue 86's seven stacks
  * (tests/fixtures/exit-plans-job-stacks.ts) against the current catalogue/data: rank-1 picks right
  * (the reviewed first choice), defensible (another reviewed choice) or wrong; gaps true or false
  * (a reviewed target the catalogue holds); the jobs of multi-job services a plan covers, calls

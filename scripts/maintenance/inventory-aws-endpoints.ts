@@ -1,5 +1,5 @@
 /**
- * `node scripts/inventory-aws-endpoints.ts <botocore git dir> [commit]`: reads boto/botocore's
+ * `node scripts/maintenance/inventory-aws-endpoints.ts <botocore git dir> [commit]`: reads boto/botocore's
  * botocore/data/endpoints.json (AWS's partition and endpoint metadata, Apache-2.0) and writes
  * catalogue/inventory/data/aws/endpoints/: items.txt (every endpoint prefix of any partition) and
  * regions.json (per partition: its regions with their descriptions, and per endpoint prefix the
@@ -15,7 +15,7 @@ import { itemsFileText } from "../../catalogue/inventory/refresh.ts";
 
 const [gitDir, commit = "HEAD"] = process.argv.slice(2);
 if (!gitDir) {
-  console.error("usage: node scripts/inventory-aws-endpoints.ts <botocore git dir> [commit]");
+  console.error("usage: node scripts/maintenance/inventory-aws-endpoints.ts <botocore git dir> [commit]");
   process.exit(1);
 }
 const git = (...args: string[]) =>

@@ -1,5 +1,5 @@
 /**
- * `node scripts/inventory-cloudformation.ts <cfn-lint git dir> [commit]`: reads the CloudFormation
+ * `node scripts/maintenance/inventory-cloudformation.ts <cfn-lint git dir> [commit]`: reads the CloudFormation
  * resource provider schemas that aws-cloudformation/cfn-lint vendors (src/cfnlint/data/schemas/
  * providers/<region>/*.json) at a commit that still keeps `handlers` (469fe11f, 2024-09-05), and
  * writes catalogue/inventory/data/aws/cloudformation/: items.txt (every resource type of any region) and
@@ -18,7 +18,7 @@ import { itemsFileText } from "../../catalogue/inventory/refresh.ts";
 
 const [gitDir, commit = "469fe11fc5738e2bdb4adf5793fa3cb7d9b269a0"] = process.argv.slice(2);
 if (!gitDir) {
-  console.error("usage: node scripts/inventory-cloudformation.ts <cfn-lint git dir> [commit]");
+  console.error("usage: node scripts/maintenance/inventory-cloudformation.ts <cfn-lint git dir> [commit]");
   process.exit(1);
 }
 const ROOT = "src/cfnlint/data/schemas/providers";

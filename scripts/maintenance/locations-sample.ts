@@ -1,5 +1,5 @@
 /**
- * `node scripts/locations-sample.ts [seed]`: prints issue 112's sample (catalogue/quality/
+ * `node scripts/maintenance/locations-sample.ts [seed]`: prints issue 112's sample (catalogue/quality/
  * locations-sample.ts) — 10 services each of AWS, Azure and Google Cloud and 10 of European
  * providers — with the seed first, so the same sample can be drawn again, and per service its kind
  * of place, source, the copy's date and its regions, for grading against the vendors' pages. A seed
@@ -10,7 +10,7 @@ import { locationsSample } from "../../catalogue/quality/locations-sample.ts";
 
 const seed = Number(process.argv[2] ?? new Date().toISOString().slice(0, 10).replaceAll("-", ""));
 if (!Number.isInteger(seed)) {
-  console.error("usage: node scripts/locations-sample.ts [integer seed]");
+  console.error("usage: node scripts/maintenance/locations-sample.ts [integer seed]");
   process.exit(1);
 }
 const sample = locationsSample(loadCatalogue(), seed);

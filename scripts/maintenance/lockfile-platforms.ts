@@ -3,7 +3,7 @@
  * project is developed against does not serve (e.g. @pagefind/darwin-arm64): npm then leaves them
  * out of the lock, and `npm ci` refuses the lock as out of sync (npm/cli#4828, #8320). Each entry
  * gets the os/cpu its name says, so npm skips it on other platforms without fetching it.
- * Run after any change to dependencies: `npm install && node scripts/lockfile-platforms.ts`.
+ * Run after any change to dependencies: `npm install && node scripts/maintenance/lockfile-platforms.ts`.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

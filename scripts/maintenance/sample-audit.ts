@@ -1,16 +1,16 @@
 /**
- * `node scripts/sample-audit.ts [seed]`: draws a sample of 40 services (Fisher–Yates over the sorted
+ * `node scripts/maintenance/sample-audit.ts [seed]`: draws a sample of 40 services (Fisher–Yates over the sorted
  * slugs, mulberry32 PRNG, default seed 20261127) and checks each of its compliance, lifecycle,
  * identifier and verified claims against what the repository holds of the sources they cite: AWS's
  * vendored scope tables, the vendored IAM-prefix and Azure resource-type references. Prints one line
  * per service and field, then the counts per field (right / wrong / without a source / not checkable
  * here). Writes nothing; docs/audit-compliance-2026-11-26.md records a run.
  *
- * `node scripts/sample-audit.ts --other-providers <seed>`: the same draw among the services of every
+ * `node scripts/maintenance/sample-audit.ts --other-providers <seed>`: the same draw among the services of every
  * provider but AWS, Azure and Google Cloud; prints the 40 slugs in drawn order, for a field-by-field
  * audit by hand (docs/audit-providers-2026-11-26.md records one).
  *
- * `node scripts/sample-audit.ts --backed <seed>`: the same draw, 15 among the services whose
+ * `node scripts/maintenance/sample-audit.ts --backed <seed>`: the same draw, 15 among the services whose
  * description is backed (Service.descriptionBacked); prints each description's claim terms with the
  * source claim (and its page) or the name that states each, to read against the pages by hand
  * (docs/audits/sample-2026-11-28-issue-115.md records one).

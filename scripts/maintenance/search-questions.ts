@@ -6,7 +6,7 @@
  * (tests/fixtures/search-alternatives.ts): "alternative to X" in six languages, answered by one of
  * X's equivalents in the top 3 with X itself not there, and a misspelt word beside a known one.
  *
- *   node scripts/search-questions.ts [--aside | --alternatives] [--misses]
+ *   node scripts/maintenance/search-questions.ts [--aside | --alternatives] [--misses]
  */
 import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { listServices } from "../../catalogue/search/query.ts";

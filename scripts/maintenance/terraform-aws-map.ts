@@ -9,7 +9,7 @@
  * says. A type then belongs to whatever aws/iam says of that prefix: the services owning it, or
  * excluded for the same reason. iam.yaml keeps each type's prefix for the deployment check's SCP verdict.
  *
- *   node scripts/terraform-aws-map.ts <git dir> [out dir]
+ *   node scripts/maintenance/terraform-aws-map.ts <git dir> [out dir]
  *
  * The git dir is a clone of the provider (its service_package_gen.go files are read), or of
  * lonegunmanb/terraform-provider-aws-index, whose index/terraform-provider-aws-index.json copies
@@ -188,7 +188,7 @@ if (unresolved.length > 0) {
 }
 const written = writeDerivedTerraformInventory(out, {
   origin,
-  script: "scripts/terraform-aws-map.ts",
+  script: "scripts/maintenance/terraform-aws-map.ts",
   items: [...types.values()].flat(),
   map,
   exclusions,

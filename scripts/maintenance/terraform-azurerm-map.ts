@@ -13,7 +13,7 @@
  * says; an excluded namespace's exclusion is repeated. arm.yaml keeps each type's ARM type for the
  * deployment check's Azure verdict.
  *
- *   node scripts/terraform-azurerm-map.ts <git dir of terraform-provider-azurerm> [out dir]
+ *   node scripts/maintenance/terraform-azurerm-map.ts <git dir of terraform-provider-azurerm> [out dir]
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -240,7 +240,7 @@ if (unresolved.length > 0) {
 }
 const written = writeDerivedTerraformInventory(out, {
   origin: `hashicorp/terraform-provider-azurerm at ${commit} (${date})`,
-  script: "scripts/terraform-azurerm-map.ts",
+  script: "scripts/maintenance/terraform-azurerm-map.ts",
   items,
   map,
   exclusions,

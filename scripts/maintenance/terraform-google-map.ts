@@ -11,7 +11,7 @@
  * apis.yaml keeps each type's API (every type whose product names one, held or not), so the deployment
  * check can evaluate the Google org policy for a plan as it does for a list of APIs.
  *
- *   node scripts/terraform-google-map.ts <git dir of terraform-provider-google> [out dir]
+ *   node scripts/maintenance/terraform-google-map.ts <git dir of terraform-provider-google> [out dir]
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -95,7 +95,7 @@ for (const type of types) {
 }
 
 const header = (what: string) =>
-  `# ${what}\n# hashicorp/terraform-provider-google at ${commit} (${date}); written by scripts/terraform-google-map.ts.\n`;
+  `# ${what}\n# hashicorp/terraform-provider-google at ${commit} (${date}); written by scripts/maintenance/terraform-google-map.ts.\n`;
 const held = types.filter((type) => !unheld.some((line) => line.startsWith(`${type} `)));
 writeFileSync(
   join(out, "items.txt"),

@@ -4,7 +4,7 @@
  * file of its registry docs folder (docs/resources/*.md, or website/docs/r/*), named by the page's
  * own "# <type>" heading where it has one, else <prefix>_<file name>. Data sources are not items.
  *
- *   node scripts/terraform-items.ts <git dir> <type prefix> <out file> [docs folder] [--subcategories]
+ *   node scripts/maintenance/terraform-items.ts <git dir> <type prefix> <out file> [docs folder] [--subcategories]
  *
  * --subcategories prints "<type>\t<subcategory>" on stdout as well (the docs' own grouping, a help
  * when mapping types to services). The header names the repository's origin, commit and date.

@@ -1,7 +1,7 @@
 /**
- * `node scripts/vendor-service-regions.ts azure <PSRule.Rules.Azure git dir> [commit]`,
- * `node scripts/vendor-service-regions.ts gcp <region-picker git dir> [commit]` and
- * `node scripts/vendor-service-regions.ts otc <regions-and-endpoints git dir> <Swiss regions-and-endpoints git dir>`:
+ * `node scripts/maintenance/vendor-service-regions.ts azure <PSRule.Rules.Azure git dir> [commit]`,
+ * `node scripts/maintenance/vendor-service-regions.ts gcp <region-picker git dir> [commit]` and
+ * `node scripts/maintenance/vendor-service-regions.ts otc <regions-and-endpoints git dir> <Swiss regions-and-endpoints git dir>`:
  * write a reduced copy of a vendor's per-resource-type, per-product or per-service region
  * availability to catalogue/inventory/data/<provider>/locations/regions.json (service-regions.node.ts
  * reads it).
@@ -31,7 +31,7 @@ import { DEFAULT_INVENTORY_DIR } from "../../catalogue/inventory/load.node.ts";
 const [provider, gitDir, third] = process.argv.slice(2);
 if (!["azure", "gcp", "otc", "scaleway"].includes(provider ?? "") || !gitDir || (provider === "otc" && !third)) {
   console.error(
-    "usage: node scripts/vendor-service-regions.ts azure|gcp|scaleway <git dir> [commit], or otc <git dir> <Swiss git dir>",
+    "usage: node scripts/maintenance/vendor-service-regions.ts azure|gcp|scaleway <git dir> [commit], or otc <git dir> <Swiss git dir>",
   );
   process.exit(1);
 }
