@@ -10,10 +10,11 @@
  * provider but AWS, Azure and Google Cloud; prints the 40 slugs in drawn order, for a field-by-field
  * audit by hand (docs/audit-providers-2026-11-26.md records one).
  *
- * `node scripts/maintenance/sample-audit.ts --backed <seed>`: the same draw, 15 among the services whose
- * description is backed (Service.descriptionBacked); prints each description's claim terms with the
- * source claim (and its page) or the name that states each, to read against the pages by hand
- * (docs/audits/sample-2026-11-28-issue-115.md records one).
+ * `node scripts/maintenance/sample-audit.ts --backed <seed> [size]`: the same draw, 15 (or `size`) among
+ * the services whose description is backed (Service.descriptionBacked); prints each description's
+ * claim terms with the source claim (and its page) or the name that states each, and whether that
+ * claim is found word for word in the vendored excerpt of the pinned copy the source cites (`via`),
+ * then the counts (docs/audits/sample-2026-11-28-issue-115.md records one).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,8 @@ import { loadCatalogue, type Catalogue } from "../../catalogue/load/load.ts";
 import type { ServiceT } from "../../catalogue/schema/index.ts";
 import { claimTermsByKind, states } from "../../catalogue/load/claim-terms.ts";
 import { statesCapability } from "../../catalogue/load/capability-terms.ts";
+import { quoteFound } from "../../catalogue/quality/backed-copies.ts";
+import { readCopyExcerpts } from "../../catalogue/quality/copies.node.ts";
 
 type Verdict = "right" | "wrong" | "unsourced" | "unchecked" | "none";
 const SAMPLE = 40;
@@ -122,7 +125,9 @@ const backedOnly = process.argv[2] === "--backed";
 const seed = Number(process.argv[otherProviders || backedOnly ? 3 : 2] ?? 20261127);
 const catalogue = loadCatalogue();
 if (backedOnly) {
-  const BACKED_SAMPLE = 15;
+  const BACKED_SAMPLE = Number(process.argv[4] ?? 15);
+  const excerptOf = new Map(readCopyExcerpts().map((copy) => [copy.via, copy.excerpt]));
+  const found: Record<string, number> = {};
   const backed = catalogue.services.filter((service) => service.descriptionBacked === true);
   console.log(`seed ${seed}: ${BACKED_SAMPLE} of ${backed.length} services whose description is backed`);
   for (const slug of draw(
@@ -142,9 +147,23 @@ if (backedOnly) {
         : names.some((name) => stated(name, term))
           ? "(the service's name)"
           : "(the provider's name or a compatibility term)";
-      console.log(`- ${term} [${kind}] ← ${by}`);
+      const excerpt = source?.via ? excerptOf.get(source.via) : undefined;
+      const copy = !source
+        ? "name"
+        : excerpt === undefined
+          ? "no excerpted copy"
+          : quoteFound(claim!, excerpt)
+            ? "in its copy"
+            : "NOT in its copy";
+      found[copy] = (found[copy] ?? 0) + 1;
+      console.log(`- ${term} [${kind}] ← ${by} (${copy})`);
     }
   }
+  console.log(
+    `\nclaim terms: ${Object.entries(found)
+      .map(([copy, n]) => `${copy} ${n}`)
+      .join(", ")}`,
+  );
   process.exit(0);
 }
 if (otherProviders) {
