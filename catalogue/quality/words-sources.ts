@@ -24,7 +24,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   akamai: { identity: 24, description: 17 },
   aruba: { identity: 10, description: 9 },
   aws: { identity: 148, description: 142 },
-  azure: { identity: 67, description: 51 },
   clevercloud: { identity: 16, description: 2 },
   digitalocean: { identity: 22, description: 5 },
   elastx: { identity: 10, description: 0 },
