@@ -23,7 +23,6 @@ type Word = (typeof WORDS)[number];
 export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, number>>>> = {
   aruba: { identity: 10, description: 9 },
   aws: { identity: 148, description: 142 },
-  azure: { identity: 67, description: 51 },
   clevercloud: { identity: 16, description: 2 },
   exoscale: { identity: 16, description: 10 },
   gcp: { identity: 31, description: 15 },
