@@ -72,6 +72,15 @@ const SLOW_SUITES = [
   // CLI, then the image's and the CI examples' steps: 100 s. (The check's other suites run the
   // package's bundle, built once per run: seconds each.)
   "tests/build/cli-package.test.ts",
+  // The check's CLI run as a child process per case, repositories and bounds included (8–19 s each),
+  // slow uploads held to their deadlines (11 s) and npm start with no build under load (10 s).
+  "tests/build/check-cli.test.ts",
+  "tests/build/check-config.test.ts",
+  "tests/build/check-evaluation-bounds.test.ts",
+  "tests/build/check-repositories.test.ts",
+  "tests/build/check-gate.test.ts",
+  "tests/sidecar/deadline.test.ts",
+  "tests/build/first-start.test.ts",
   "tests/mirror/mirror.test.ts",
   "tests/sidecar/store-unopenable.test.ts",
 ];
@@ -82,10 +91,11 @@ const SHARED_SUITES = ["tests/catalogue/**/*.test.ts"];
 /**
  * What a shared worker would spoil: a global a later file would see (mocks, spies on shared
  * modules, fake timers, process.env, the working folder), or a measure of the worker process itself
- * (its RSS holds what the files before it left: 275–845 MiB where 125 MiB alone).
+ * (its RSS holds what the files before it left: 275–845 MiB where 125 MiB alone; the memory guard
+ * reads it, and skips its checks while another suite's server loads a catalogue).
  */
 const NEEDS_ITS_OWN_WORKER =
-  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.chdir|process\.memoryUsage\(/;
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.chdir|process\.memoryUsage\(|\bguardMemory\(/;
 
 /**
  * Suites that start their servers and stores in-process, each on its own ports and folders, and
