@@ -90,8 +90,11 @@ describe.skipIf(!executablePath)("npm start with no build, under load, opened at
       const opened = page.goto(`${text}/`, { waitUntil: "load" });
       const openedBeforeReady = !sourcesReady;
       await opened;
+      // Each page's requests done before the next navigation: a favicon still in flight when the
+      // browser leaves the page is aborted by the browser (net::ERR_ABORTED), not by the server.
+      await page.waitForLoadState("networkidle");
       for (const path of ["/aws/", "/aws/s3", "/lifecycle/", "/list/", "/search/?q=object+storage"])
-        await page.goto(`${text}${path}`, { waitUntil: "load" });
+        await page.goto(`${text}${path}`, { waitUntil: "networkidle" });
       const fromSources = seen.length;
       // The build lands: the hosts over it take the sockets; the pages now link the site's assets.
       finishBuild(true);
