@@ -58,30 +58,22 @@ const share = ({ backed, claims }: { backed: number; claims: number }) =>
 
 /** The Markdown table: one row per provider, then all. */
 export function backedTable(catalogue: Catalogue, excerpted: ReadonlySet<string>): string {
-  const claims = new Map(backedClaims(catalogue).providers.map((row) => [row.providerId, row]));
-  const rows = backedByProvider(catalogue, excerpted);
-  const total = (face: "description" | "identity") => {
-    const all = [...claims.values()];
-    return {
-      backed: all.reduce((sum, row) => sum + row.counts[face].backed, 0),
-      claims: all.reduce((sum, row) => sum + row.counts[face].claims, 0),
-    };
-  };
-  const kindTotal = (kind: (typeof CLAIM_TERM_KINDS)[number]) => {
-    const all = [...claims.values()];
-    return {
-      backed: all.reduce((sum, row) => sum + row.kinds[kind].backed, 0),
-      claims: all.reduce((sum, row) => sum + row.kinds[kind].claims, 0),
-    };
+  const providers = backedClaims(catalogue).providers;
+  const claims = new Map(providers.map((row) => [row.providerId, row]));
+  const summed = (pick: (row: (typeof providers)[number]) => { backed: number; claims: number }) => ({
+    backed: providers.reduce((sum, row) => sum + pick(row).backed, 0),
+    claims: providers.reduce((sum, row) => sum + pick(row).claims, 0),
+  });
+  const all = {
+    counts: { description: summed((row) => row.counts.description), identity: summed((row) => row.counts.identity) },
+    kinds: Object.fromEntries(CLAIM_TERM_KINDS.map((kind) => [kind, summed((row) => row.kinds[kind])])),
   };
   const header = `| provider | descriptions backed | proven in excerpted copies | description claims backed | ${CLAIM_TERM_KINDS.join(" | ")} | identity claims backed | excerpted copies cited |`;
   const rule = `| --- | ---: | ---: | ---: | ${CLAIM_TERM_KINDS.map(() => "---:").join(" | ")} | ---: | ---: |`;
-  const lines = rows.map((row) => {
-    const figures = claims.get(row.providerId);
-    const description = figures ? figures.counts.description : total("description");
-    const identity = figures ? figures.counts.identity : total("identity");
-    const kinds = CLAIM_TERM_KINDS.map((kind) => share(figures ? figures.kinds[kind] : kindTotal(kind)));
-    return `| ${row.providerId} | ${row.backed}/${row.descriptions} | ${row.proven} | ${share(description)} | ${kinds.join(" | ")} | ${share(identity)} | ${row.copies} |`;
+  const lines = backedByProvider(catalogue, excerpted).map((row) => {
+    const figures = claims.get(row.providerId) ?? all;
+    const kinds = CLAIM_TERM_KINDS.map((kind) => share(figures.kinds[kind]));
+    return `| ${row.providerId} | ${row.backed}/${row.descriptions} | ${row.proven} | ${share(figures.counts.description)} | ${kinds.join(" | ")} | ${share(figures.counts.identity)} | ${row.copies} |`;
   });
   return [header, rule, ...lines].join("\n");
 }

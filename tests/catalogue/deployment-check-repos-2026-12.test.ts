@@ -29,7 +29,7 @@ import { templateIndex } from "../../catalogue/templates/index.node.ts";
 import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.ts";
 import { parseTemplateText } from "../../catalogue/templates/readers/parse.ts";
 import { realCatalogue } from "../helpers/app.ts";
-import { awsSimulator, azurePolicyDenies, table } from "../helpers/vendor-verdicts.ts";
+import { awsSimulator, azurePolicyDenies, azureTypes, table } from "../helpers/vendor-verdicts.ts";
 
 const catalogue = realCatalogue();
 const index = templateIndex(catalogue);
@@ -119,15 +119,6 @@ const sorted = (values: readonly string[]) => [...values].sort();
 
 const aws = awsSimulator(catalogue);
 
-/** The ARM types the deployment deploys, as Azure Policy sees them: an azurerm type's. */
-function azureTypes(deployment: Deployment): string[] {
-  return deployment.items.flatMap((item) => {
-    if (item.kind === "azure-type") return [item.item];
-    const need = item.kind === "terraform-type" ? index.terraformNeed(item.item) : undefined;
-    return need?.vendor === "azure" ? [need.identifier] : [];
-  });
-}
-
 /** Each identifier the vendor's engine refuses under `ids`: the check's requirements, as that engine decides them. */
 async function refusedByVendor(entry: Expectation, deployment: Deployment, ids: readonly string[]): Promise<string[]> {
   const vendor = entry.providerId as "aws" | "azure" | "gcp";
@@ -141,7 +132,8 @@ async function refusedByVendor(entry: Expectation, deployment: Deployment, ids: 
   if (vendor === "aws") {
     for (const action of required) if (!(await aws.allowsAll(action, ids))) refused.push(action);
   } else if (vendor === "azure") {
-    for (const type of azureTypes(deployment)) if (azurePolicyDenies(catalogue, index, type, ids)) refused.push(type);
+    for (const type of azureTypes(index, deployment))
+      if (azurePolicyDenies(catalogue, index, type, ids)) refused.push(type);
   } else if (vendor === "gcp") {
     const allowedValues = gcpOrgPolicy(catalogue, ids).policy.spec.rules[0]!.values.allowedValues;
     for (const api of required) if (!allowedValues.includes(api) && index.gcpGoverned(api) !== false) refused.push(api);

@@ -27,7 +27,14 @@ import { templateIndex } from "../../catalogue/templates/index.node.ts";
 import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.ts";
 import { readTerraformFolder } from "../../scripts/check/inputs.ts";
 import { realCatalogue } from "../helpers/app.ts";
-import { armTypes, awsSimulator, azurePolicyDenies, table, type ArmResource } from "../helpers/vendor-verdicts.ts";
+import {
+  armTypes,
+  awsSimulator,
+  azurePolicyDenies,
+  azureTypes,
+  table,
+  type ArmResource,
+} from "../helpers/vendor-verdicts.ts";
 
 const catalogue = realCatalogue();
 const index = templateIndex(catalogue);
@@ -104,15 +111,6 @@ const check = (entry: Expectation, ids: readonly string[], withInputs = true) =>
 
 const aws = awsSimulator(catalogue);
 
-/** The ARM types the deployment deploys, as Azure Policy sees them: an ARM template's, or an azurerm type's. */
-function azureTypes(deployment: Deployment): string[] {
-  return deployment.items.flatMap((item) => {
-    if (item.kind === "azure-type") return [item.item];
-    const need = item.kind === "terraform-type" ? index.terraformNeed(item.item) : undefined;
-    return need?.vendor === "azure" ? [need.identifier] : [];
-  });
-}
-
 /** Each identifier the vendor's engine refuses under `ids`: the check's requirements and the probes. */
 async function refusedByVendor(entry: Expectation, deployment: Deployment, ids: readonly string[]): Promise<string[]> {
   const required = [
@@ -128,7 +126,8 @@ async function refusedByVendor(entry: Expectation, deployment: Deployment, ids: 
       if (!(await aws.allowsAll(action, ids))) refused.push(action);
   } else if (entry.providerId === "azure") {
     // What is created, not what an implicit need supposes: the types the deployment deploys.
-    for (const type of azureTypes(deployment)) if (azurePolicyDenies(catalogue, index, type, ids)) refused.push(type);
+    for (const type of azureTypes(index, deployment))
+      if (azurePolicyDenies(catalogue, index, type, ids)) refused.push(type);
   } else if (entry.providerId === "gcp") {
     const allowedValues = gcpOrgPolicy(catalogue, ids).policy.spec.rules[0]!.values.allowedValues;
     for (const api of required) if (!allowedValues.includes(api) && index.gcpGoverned(api) !== false) refused.push(api);

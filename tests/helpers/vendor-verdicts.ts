@@ -11,6 +11,7 @@ import { actionMatches } from "../../catalogue/dependencies/dependencies.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { azurePolicySet, scpPolicy } from "../../catalogue/policies/documents.ts";
 import type { TemplateIndex } from "../../catalogue/templates/index.node.ts";
+import type { Deployment } from "../../catalogue/templates/model/deployment.ts";
 import { DEPLOYER, scpDecision } from "./scp-simulation.ts";
 
 // --- AWS: @cloud-copilot/iam-simulate under the generated SCPs ---------------------------------
@@ -108,6 +109,15 @@ export function azurePolicyDenies(
     if (ALLOWED_RESOURCE_TYPES_BUILT_IN.mode === "Indexed" && index.azureIndexed(type) !== true) return false;
     const rule = ALLOWED_RESOURCE_TYPES_BUILT_IN.policyRule;
     return holds(rule.if as Condition, { type }, parameters) && rule.then.effect === "deny";
+  });
+}
+
+/** The ARM types a deployment deploys, as Azure Policy sees them: an ARM template's, or an azurerm type's. */
+export function azureTypes(index: TemplateIndex, deployment: Deployment): string[] {
+  return deployment.items.flatMap((item) => {
+    if (item.kind === "azure-type") return [item.item];
+    const need = item.kind === "terraform-type" ? index.terraformNeed(item.item) : undefined;
+    return need?.vendor === "azure" ? [need.identifier] : [];
   });
 }
 
